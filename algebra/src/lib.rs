@@ -1,0 +1,1 @@
+pub mod gf2x;
