@@ -1,1 +1,29 @@
+//! # algebra: the mathematics of the FAFFT modulus and CRT workbench
+//!
+//! Binary polynomials ([`gf2x`]), binary fields ([`field`]), Cantor bases ([`cantor`]),
+//! subspace polynomials ([`subspace`]), the Lin–Chung–Han basis ([`lch`]), additive FFT
+//! butterflies ([`btfy`]), the Frobenius additive FFT ([`fafft`]) with Encode/Decode as ring
+//! isomorphisms ([`ring_iso`]), the exact multiplier modulus ([`modulus`]) and the CRT that
+//! rebuilds full products ([`crt`]). The mathematics and the published test vectors are in
+//! `fafft-math.md` (shared project documentation); each module cites its section.
+//!
+//! Every modulus this crate reports can also be proven by running the FAFFT it describes
+//! ([`modulus::extract_modulus`]).
+
+pub mod bitmatrix;
+pub mod bits;
+pub mod btfy;
+pub mod cantor;
+pub mod crt;
+pub mod error;
+pub mod fafft;
+pub mod field;
+pub mod fpoly;
 pub mod gf2x;
+pub mod lch;
+pub mod minpoly;
+pub mod modulus;
+pub mod ring_iso;
+pub mod subspace;
+
+pub use error::AlgebraError;

@@ -1,0 +1,31 @@
+//! The HQC 2025-08 algorithm, `no_std` and allocation-free.
+//!
+//! Module map (hqc.md sections):
+//!
+//! | Module | hqc.md | Content |
+//! |---|---|---|
+//! | [`params`] | §1–§3 | parameter sets, flavours, sizes |
+//! | [`ct`] | §6.3, §14.13 | constant-time masks |
+//! | [`xof`] | §5 | SHAKE256 XOF with the flavour read rule; G, H, I, J |
+//! | [`prng`] | §5.1, §12 | HQC's SHAKE256 PRNG and the KAT seeds |
+//! | [`sampling`] | §6 | keygen and encryption samplers |
+//! | [`ring`] | §4, §10.1, §11 | word layout, single fold, support expansion |
+//! | [`mul`] | §10 | the [`mul::Multiplier`] trait and the portable Karatsuba |
+//! | [`code`] | §9 | GF(2^8), Reed–Solomon, Reed–Muller, the concatenated code |
+//! | [`pke`] | §7, §11 | HQC-PKE |
+//! | [`kem`] | §8 | HQC-KEM, cached keys |
+//! | [`probe`] | — | profiling hooks |
+//! | [`error`] | — | error type |
+
+pub mod code;
+pub mod ct;
+pub mod error;
+pub mod kem;
+pub mod mul;
+pub mod params;
+pub mod pke;
+pub mod probe;
+pub mod prng;
+pub mod ring;
+pub mod sampling;
+pub mod xof;

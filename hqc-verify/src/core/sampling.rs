@@ -1,0 +1,189 @@
+//! Fixed-weight samplers (hqc.md §6), in constant time.
+//!
+//! * [`sample_keygen`]: "SampleFixedWeightVect$" for y and x (§6.1): 24-bit candidates,
+//!   rejection above T = ⌊2^24/n⌋·n, Barrett reduction mod n, rejection of duplicates.
+//!   v5.0.0 reads chunks of 3w bytes (aligned, big-endian candidates, a fresh chunk per
+//!   vector); 2026-02 reads 3 bytes per candidate (little-endian, one continuous stream).
+//! * [`sample_encrypt`]: "SampleFixedWeightVect" for r2, e, r1 (§6.2, Sendrier-style):
+//!   one read of 4w bytes, pos_i = i + ⌊r_i·(n − i)/2^32⌋, then de-duplication from
+//!   i = w − 2 down to 0 against the already updated later positions.
+//!
+//! # Constant time (§6.3)
+//! Positions are secret. Candidates are compared with *every* slot of the support under
+//! masks, accepted positions are written to every slot under an equality mask on the
+//! slot index, and the dense expansion ([`crate::core::ring::support_to_dense`]) is a
+//! masked scan. The only data-dependent quantity is the number of candidates drawn by the
+//! keygen sampler (rejections and duplicates), which the reference leaks as well and which
+//! is inherent to rejection sampling.
+
+use super::ct::{mask_eq_u32, mask_lt_u64};
+use super::params::{Flavour, ParamSet, MAX_WEIGHT};
+use super::xof::Xof;
+
+/// c mod n for c < 2^24 by Barrett reduction with μ = ⌊2^32/n⌋ (§6.1 step 3), constant
+/// time.
+#[inline]
+pub fn barrett_reduce(c: u32, n: u32, mu: u64) -> u32 {
+    let q = ((c as u64) * mu) >> 32;
+    let r = (c as u64).wrapping_sub(q * n as u64);
+    let ge = !mask_lt_u64(r, n as u64);
+    (r.wrapping_sub(n as u64 & ge)) as u32
+}
+
+/// Where keygen candidates come from (§6.1, per flavour).
+enum Candidates {
+    /// v5.0.0: chunks of 3w bytes, big-endian candidates.
+    Chunked {
+        buf: [u8; 3 * MAX_WEIGHT],
+        len: usize,
+        pos: usize,
+    },
+    /// 2026-02: 3 bytes per candidate, little-endian.
+    Stream,
+}
+
+impl Candidates {
+    fn new(flavour: Flavour, weight: usize) -> Self {
+        match flavour {
+            Flavour::V5_0_0 => Candidates::Chunked {
+                buf: [0; 3 * MAX_WEIGHT],
+                len: 3 * weight,
+                pos: 3 * weight,
+            },
+            Flavour::V2026_02 => Candidates::Stream,
+        }
+    }
+
+    fn next(&mut self, xof: &mut Xof) -> u32 {
+        match self {
+            Candidates::Chunked { buf, len, pos } => {
+                if *pos >= *len {
+                    xof.read(&mut buf[..*len]);
+                    *pos = 0;
+                }
+                let b = &buf[*pos..*pos + 3];
+                *pos += 3;
+                (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32
+            }
+            Candidates::Stream => {
+                let mut b = [0u8; 3];
+                xof.read(&mut b);
+                b[0] as u32 | (b[1] as u32) << 8 | (b[2] as u32) << 16
+            }
+        }
+    }
+}
+
+/// Samples one keygen vector (weight `support.len()`) from `xof`; positions are written
+/// in sampling order. Call twice on the same XOF(seed_dk) for y then x.
+///
+/// # Preconditions
+/// `support.len() <= MAX_WEIGHT`.
+pub fn sample_keygen<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut [u32]) {
+    let w = support.len();
+    let n = P::N as u32;
+    let t = P::REJECTION_THRESHOLD as u64;
+    let mut src = Candidates::new(flavour, w);
+    support.fill(0);
+    let mut count: u32 = 0;
+    while (count as usize) < w {
+        let c = src.next(xof);
+        let valid = mask_lt_u64(c as u64, t) as u32;
+        let pos = barrett_reduce(c, n, P::BARRETT_MU);
+        let mut dup = 0u32;
+        for (j, &s) in support.iter().enumerate() {
+            let used = mask_lt_u64(j as u64, count as u64) as u32;
+            dup |= mask_eq_u32(s, pos) & used;
+        }
+        let accept = valid & !dup;
+        for (j, s) in support.iter_mut().enumerate() {
+            let here = accept & mask_eq_u32(j as u32, count);
+            *s = (here & pos) | (!here & *s);
+        }
+        count += accept & 1;
+    }
+}
+
+/// Samples y then x from XOF(seed_dk) (§6.1 step 6, §7 PKE.KeyGen step 2).
+pub fn keygen_supports<P: ParamSet>(
+    seed_dk: &[u8; 32],
+    flavour: Flavour,
+    y: &mut [u32],
+    x: &mut [u32],
+) {
+    let mut xof = Xof::new(seed_dk, flavour);
+    sample_keygen::<P>(&mut xof, flavour, y);
+    sample_keygen::<P>(&mut xof, flavour, x);
+}
+
+/// Samples one encryption vector (weight `support.len()`) with one XOF read (§6.2).
+///
+/// # Preconditions
+/// `support.len() <= MAX_WEIGHT`.
+pub fn sample_encrypt<P: ParamSet>(xof: &mut Xof, support: &mut [u32]) {
+    let w = support.len();
+    let mut buf = [0u8; 4 * MAX_WEIGHT];
+    xof.read(&mut buf[..4 * w]);
+    for (i, (s, b)) in support.iter_mut().zip(buf.chunks_exact(4)).enumerate() {
+        let r = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+        *s = i as u32 + ((r * (P::N - i) as u64) >> 32) as u32;
+    }
+    for i in (0..w.saturating_sub(1)).rev() {
+        let pi = support[i];
+        let mut found = 0u32;
+        for &pj in &support[i + 1..] {
+            found |= mask_eq_u32(pi, pj);
+        }
+        support[i] = (found & i as u32) | (!found & pi);
+    }
+}
+
+/// Samples r2, e, r1 from XOF(θ), in this order (§7 PKE.Encrypt step 1).
+pub fn encrypt_supports<P: ParamSet>(
+    theta: &[u8; 32],
+    flavour: Flavour,
+    r2: &mut [u32],
+    e: &mut [u32],
+    r1: &mut [u32],
+) {
+    let mut xof = Xof::new(theta, flavour);
+    sample_encrypt::<P>(&mut xof, r2);
+    sample_encrypt::<P>(&mut xof, e);
+    sample_encrypt::<P>(&mut xof, r1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::params::{Hqc1, Hqc3, Hqc5};
+
+    fn check_barrett<P: ParamSet>() {
+        let n = P::N as u32;
+        for c in (0..(1u32 << 24)).step_by(7) {
+            assert_eq!(barrett_reduce(c, n, P::BARRETT_MU), c % n, "c = {c}");
+        }
+        for c in (1u32 << 24) - 4096..(1u32 << 24) {
+            assert_eq!(barrett_reduce(c, n, P::BARRETT_MU), c % n, "c = {c}");
+        }
+    }
+
+    #[test]
+    fn barrett_equals_mod() {
+        check_barrett::<Hqc1>();
+        check_barrett::<Hqc3>();
+        check_barrett::<Hqc5>();
+    }
+
+    #[test]
+    fn encrypt_sampler_gives_distinct_positions() {
+        let mut xof = Xof::new(&[3u8; 32], Flavour::V2026_02);
+        for _ in 0..50 {
+            let mut s = [0u32; 149];
+            sample_encrypt::<Hqc5>(&mut xof, &mut s);
+            let mut sorted = s;
+            sorted.sort_unstable();
+            assert!(sorted.windows(2).all(|w| w[0] < w[1]));
+            assert!(sorted.iter().all(|&p| (p as usize) < Hqc5::N));
+        }
+    }
+}
