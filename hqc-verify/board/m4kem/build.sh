@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Build the m4kem firmware for QEMU mps2-an386 (Cortex-M4F, 640 KiB RAM cap).
+#
+#   build.sh [portable|c-fafft]     # default: portable
+#
+# 1. the Rust staticlib (this crate) with Debian's rustc-web 1.96 and -Zbuild-std=core
+#    (scripts/install-rust-web.sh is run first when the toolchain is missing);
+# 2. harness.c + helper B's startup/semihosting layer (../firmware/board.c,
+#    platform_common.c, link.ld) linked with arm-none-eabi-gcc;
+#    with c-fafft also fafft_shim.c and the C FAFFT+CRT multiplier object built by
+#    ../firmware/Makefile (target $(BUILD)/fafft.o) for the headers in PARAMS_DIR (default
+#    ../fixtures/hqc1-artifact, HQC-1 only), into <repo>/build/m4kem/fafft-<params name>/.
+#
+# Outputs in <repo>/build/m4kem/ (git-ignored): m4kem.elf / m4kem-c-fafft.elf, .map.
+# The last line printed is the ELF path.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+fw=$here/../firmware
+out=$repo/build/m4kem
+mul=${1:-portable}
+R=$repo/build/rust-web/tree/usr
+
+case "$mul" in
+    portable) features=(); elf=$out/m4kem.elf ;;
+    c-fafft)  features=(--features c-fafft); elf=$out/m4kem-c-fafft.elf ;;
+    *) echo "usage: $0 [portable|c-fafft]" >&2; exit 2 ;;
+esac
+
+if [ ! -x "$R/bin/cargo" ] || [ ! -x "$R/bin/rustc" ]; then
+    "$repo/scripts/install-rust-web.sh" >&2
+fi
+for t in arm-none-eabi-gcc arm-none-eabi-size; do
+    command -v "$t" >/dev/null || { echo "build.sh: $t missing (scripts/install-board-deps.sh)" >&2; exit 1; }
+done
+
+export LD_LIBRARY_PATH=$R/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+target=thumbv7em-none-eabihf
+tdir=$out/target-$mul
+mkdir -p "$out"
+(
+    cd "$here"
+    CARGO_TARGET_DIR=$tdir RUSTC=$R/bin/rustc RUSTDOC=$R/bin/rustdoc RUSTC_BOOTSTRAP=1 \
+        "$R/bin/cargo" build --quiet --release -Zbuild-std=core --target $target "${features[@]}"
+) >&2
+lib=$tdir/$target/release/libm4kem.a
+
+ARCH="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
+CFLAGS="$ARCH -O2 -std=c11 -Wall -Wextra -ffreestanding -ffunction-sections -fdata-sections -I$fw -I$here"
+LDFLAGS="$ARCH -nostdlib -nostartfiles -T $fw/link.ld -Wl,--gc-sections -Wl,--no-warn-execstack"
+srcs=("$here/harness.c" "$fw/board.c" "$fw/platform_common.c")
+if [ "$mul" = c-fafft ]; then
+    # The multiplier object comes from helper B's Makefile (its target $(BUILD)/fafft.o, which
+    # also generates the headers it needs under $(BUILD)/gen), built into our own folder.
+    params=$(cd "${PARAMS_DIR:-$here/../fixtures/hqc1-artifact}" && pwd)
+    fbuild=$out/fafft-$(basename "$params")
+    command -v make >/dev/null || { echo "build.sh: make missing" >&2; exit 1; }
+    if ! make -s -C "$fw" PARAMS_DIR="$params" BUILD="$fbuild" "$fbuild/fafft.o" >&2; then
+        echo "build.sh: could not build the C multiplier with ../firmware/Makefile (target \$(BUILD)/fafft.o)" >&2
+        exit 1
+    fi
+    CFLAGS="$CFLAGS -I$fw/fafft -I$params -I$fbuild/gen"
+    srcs+=("$here/fafft_shim.c" "$fbuild/fafft.o")
+fi
+# shellcheck disable=SC2086
+arm-none-eabi-gcc $CFLAGS $LDFLAGS -Wl,-Map="${elf%.elf}.map" "${srcs[@]}" "$lib" -lc -lgcc -o "$elf" >&2
+arm-none-eabi-size "$elf" | tail -n 1 >&2
+echo "$elf"

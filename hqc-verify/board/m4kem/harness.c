@@ -1,0 +1,246 @@
+/* KAT regeneration of the HQC KEM on the emulated Cortex-M4 (QEMU mps2-an386), over the m4kem
+ * staticlib (m4kem.h) and helper B's startup/semihosting layer (../firmware/board.c,
+ * platform_common.c, link.ld: 640 KiB RAM, like the NUCLEO-L4R5ZI).
+ *
+ * Configuration: the semihosting command line (QEMU `-append "..."`), tokens key=value:
+ *   level=1|3|5  flavour=v5.0.0|2026-02 (or 0|1)  count=K  first=F  bench=0|1
+ * Defaults: level=1 flavour=2026-02 count=1 first=0 bench=1.
+ *
+ * For each entry i = first .. first+count-1 it prints one line
+ *   count=<i> level=<L> flavour=<F> digest=<hex SHA3-256(pk||sk||ct||ss)> ok=<0|1>
+ * (ok = Decaps reproduced ss).  The first entry of a run goes through the split API
+ * (m4kem_keygen/encaps/decaps on static buffers) with bench_start/bench_stop around each
+ * operation when bench=1; the others through hqc_kat_entry.  Stack use is measured by
+ * painting the free RAM between .bss and the stack pointer.  Exit status: 0 when every entry
+ * ran and had ok=1, 1 otherwise (2 for a bad configuration, 90 for a Rust panic; 95-99 are
+ * the fault handlers of board.c). */
+#include <stdint.h>
+#include <string.h>
+#include "platform.h"
+#include "m4kem.h"
+
+#define MAX_COUNT 100
+
+extern uint32_t __bss_start__, __bss_end__, __data_start__, __data_end__, __stack_top__;
+
+static uint8_t seeds[MAX_COUNT * 48];
+static uint8_t pk[M4KEM_MAX_PK], sk[M4KEM_MAX_SK], ct[M4KEM_MAX_CT];
+static uint8_t ss[32], ss2[32], digest[32];
+static uint8_t seed_kem[32], msg[M4KEM_MAX_K], salt[16];
+
+/* ---- semihosting command line (SYS_GET_CMDLINE) ---- */
+static uint32_t semihost_call(uint32_t op, void *arg)
+{
+    register uint32_t r0 __asm__("r0") = op;
+    register void *r1 __asm__("r1") = arg;
+    __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+    return r0;
+}
+#define SYS_GET_CMDLINE 0x15
+
+static char cmdline[256];
+
+static const char *get_cmdline(void)
+{
+    uint32_t block[2] = { (uint32_t)(uintptr_t)cmdline, sizeof cmdline };
+    if (semihost_call(SYS_GET_CMDLINE, block) != 0) cmdline[0] = 0;
+    cmdline[sizeof cmdline - 1] = 0;
+    return cmdline;
+}
+
+/* value of "key=" in the command line, or NULL; copies at most cap-1 chars into buf */
+static const char *arg_value(const char *cl, const char *key, char *buf, unsigned cap)
+{
+    unsigned kl = (unsigned)strlen(key);
+    const char *p = cl;
+    while (*p) {
+        while (*p == ' ') p++;
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            p += kl + 1;
+            unsigned i = 0;
+            while (*p && *p != ' ' && i + 1 < cap) buf[i++] = *p++;
+            buf[i] = 0;
+            return buf;
+        }
+        while (*p && *p != ' ') p++;
+    }
+    return 0;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+    uint32_t v = 0;
+    if (!s || !*s) return 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') return 0;
+        v = v * 10 + (uint32_t)(*s - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+/* ---- output ---- */
+static void put_hex_bytes(const uint8_t *b, unsigned n)
+{
+    char buf[65];
+    while (n) {
+        unsigned c = n > 32 ? 32 : n, i;
+        for (i = 0; i < c; i++) {
+            buf[2 * i] = "0123456789abcdef"[b[i] >> 4];
+            buf[2 * i + 1] = "0123456789abcdef"[b[i] & 15];
+        }
+        buf[2 * c] = 0;
+        plat_puts(buf);
+        b += c;
+        n -= c;
+    }
+}
+
+static void put_error(int32_t v)
+{
+    static const char *const names[] = { "", "bad level", "bad flavour", "null pointer",
+        "the multiplier was built for another ring degree", "length rejected by the core" };
+    plat_puts("m4kem: error ");
+    if (v < 0) { plat_puts("-"); put_u32((uint32_t)(-(v + 1)) + 1u); }
+    else put_u32((uint32_t)v);
+    if (v < 0 && v >= -5) { plat_puts(" ("); plat_puts(names[-v]); plat_puts(")"); }
+    plat_puts("\n");
+}
+
+void m4kem_panic(void)
+{
+    plat_puts("m4kem: Rust panic\n");
+    plat_exit(90);
+}
+
+/* ---- stack painting ---- */
+#define PAINT 0xC5A3C5A3u
+#define PAINT_MARGIN 64u   /* bytes left untouched below the painter's own stack pointer */
+
+static __attribute__((noinline)) void paint_stack(void)
+{
+    uint32_t sp;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    for (volatile uint32_t *p = &__bss_end__; (uint32_t)(uintptr_t)p < sp - PAINT_MARGIN; p++) *p = PAINT;
+}
+
+/* bytes of stack ever used since the last paint (distance from the top of RAM to the lowest
+   overwritten word) */
+static uint32_t stack_used(void)
+{
+    const volatile uint32_t *p = &__bss_end__;
+    while (*p == PAINT) p++;
+    return (uint32_t)((uintptr_t)&__stack_top__ - (uintptr_t)p);
+}
+
+static void print_entry(uint32_t i, uint32_t level, const char *fname, int ok)
+{
+    plat_puts("count="); put_u32(i);
+    plat_puts(" level="); put_u32(level);
+    plat_puts(" flavour="); plat_puts(fname);
+    plat_puts(" digest="); put_hex_bytes(digest, 32);
+    plat_puts(" ok="); put_u32(ok ? 1 : 0);
+    plat_puts("\n");
+}
+
+int main(void)
+{
+    char buf[32];
+    const char *cl = get_cmdline();
+    uint32_t level = 1, flavour = 1, count = 1, first = 0, bench = 1;
+    const char *v;
+
+    if ((v = arg_value(cl, "level", buf, sizeof buf)) && !parse_u32(v, &level)) level = 0;
+    if ((v = arg_value(cl, "flavour", buf, sizeof buf))) {
+        if (!strcmp(v, "v5.0.0") || !strcmp(v, "v5") || !strcmp(v, "0")) flavour = 0;
+        else if (!strcmp(v, "2026-02") || !strcmp(v, "2026-02-sampling-update") || !strcmp(v, "1")) flavour = 1;
+        else flavour = 99;
+    }
+    if ((v = arg_value(cl, "count", buf, sizeof buf)) && !parse_u32(v, &count)) count = 0;
+    if ((v = arg_value(cl, "first", buf, sizeof buf)) && !parse_u32(v, &first)) first = MAX_COUNT;
+    if ((v = arg_value(cl, "bench", buf, sizeof buf)) && !parse_u32(v, &bench)) bench = 0;
+    const char *fname = flavour == 0 ? "v5.0.0" : "2026-02";
+
+    uint32_t pk_len, sk_len, ct_len, k_len;
+    if (m4kem_sizes(level, &pk_len, &sk_len, &ct_len, &k_len) < 0 || flavour > 1 || count == 0 ||
+        count > MAX_COUNT || first + count > MAX_COUNT) {
+        plat_puts("m4kem: bad configuration '"); plat_puts(cl); plat_puts("'\n");
+        return 2;
+    }
+
+    plat_puts("m4kem: multiplier="); plat_puts(m4kem_multiplier_name());
+    plat_puts(" level="); put_u32(level); plat_puts(" flavour="); plat_puts(fname);
+    plat_puts(" first="); put_u32(first); plat_puts(" count="); put_u32(count);
+    plat_puts(" pk="); put_u32(pk_len); plat_puts(" sk="); put_u32(sk_len);
+    plat_puts(" ct="); put_u32(ct_len); plat_puts("\n");
+
+    m4kem_init();
+    m4kem_kat_seeds(first, count, seeds);
+
+    int all_ok = 1;
+    uint32_t st_kg = 0, st_enc = 0, st_dec = 0, st_entry = 0;
+    for (uint32_t j = 0; j < count; j++) {
+        const uint8_t *seed = seeds + 48 * j;
+        int ok;
+        if (j == 0) {
+            /* split API, static buffers, measured */
+            int32_t r1, r2, r3, r4;
+            m4kem_kat_randomness(level, seed, seed_kem, msg, salt);
+            uint8_t *ppk = pk, *psk = sk, *pct = ct, *pss = ss, *pss2 = ss2;
+            const uint8_t *psk_in = seed_kem, *pm = msg, *psalt = salt;
+
+            paint_stack();
+            if (bench) bench_start();
+            PIN(psk_in); PIN(ppk); PIN(psk);
+            r1 = m4kem_keygen(level, flavour, psk_in, ppk, psk);
+            PIN(ppk); PIN(psk); PIN(r1);
+            if (bench) BENCH_STOP("keygen");
+            st_kg = stack_used();
+
+            paint_stack();
+            if (bench) bench_start();
+            PIN(ppk); PIN(pm); PIN(psalt); PIN(pct); PIN(pss);
+            r2 = m4kem_encaps(level, flavour, ppk, pm, psalt, pct, pss);
+            PIN(pct); PIN(pss); PIN(r2);
+            if (bench) BENCH_STOP("encaps");
+            st_enc = stack_used();
+
+            paint_stack();
+            if (bench) bench_start();
+            PIN(psk); PIN(pct); PIN(pss2);
+            r3 = m4kem_decaps(level, flavour, psk, pct, pss2);
+            PIN(pss2); PIN(r3);
+            if (bench) BENCH_STOP("decaps");
+            st_dec = stack_used();
+
+            r4 = m4kem_entry_digest(level, pk, sk, ct, ss, digest);
+            if (r1 < 0 || r2 < 0 || r3 < 0 || r4 < 0) {
+                put_error(r1 < 0 ? r1 : r2 < 0 ? r2 : r3 < 0 ? r3 : r4);
+                return 1;
+            }
+            ok = memcmp(ss, ss2, 32) == 0;
+        } else {
+            paint_stack();
+            int32_t r = hqc_kat_entry(level, flavour, seed, digest);
+            uint32_t s = stack_used();
+            if (s > st_entry) st_entry = s;
+            if (r < 0) {
+                put_error(r);
+                return 1;
+            }
+            ok = r == 1;
+        }
+        all_ok &= ok;
+        print_entry(first + j, level, fname, ok);
+    }
+
+    if (bench) bench_report();
+    plat_puts("stack keygen="); put_u32(st_kg);
+    plat_puts(" encaps="); put_u32(st_enc);
+    plat_puts(" decaps="); put_u32(st_dec);
+    plat_puts(" kat_entry="); put_u32(st_entry);
+    plat_puts(" static="); put_u32((uint32_t)((uintptr_t)&__bss_end__ - (uintptr_t)&__data_start__));
+    plat_puts(" ram="); put_u32((uint32_t)((uintptr_t)&__stack_top__ - (uintptr_t)&__data_start__));
+    plat_puts("\n");
+    return all_ok ? 0 : 1;
+}
