@@ -12,7 +12,7 @@ log=$(mktemp); out=$(mktemp)
 set +e
 qemu-system-arm -M mps2-an386 -display none -monitor none -serial none \
     -chardev stdio,id=sh0 -semihosting-config enable=on,target=native,chardev=sh0 \
-    -plugin "$plugin,start=$S,stop=$E" -d plugin -D "$log" -kernel "$elf" > "$out"
+    -plugin "$plugin,start=$S,stop=$E" -d plugin -D "$log" -kernel "$elf" > "$out" < /dev/null
 rc=$?
 set -e
 grep -v '^bench ' "$out" || true

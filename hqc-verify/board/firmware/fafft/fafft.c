@@ -1,0 +1,1038 @@
+/* FAFFT + CRT multiplier (see fafft.h).  Tables from the exporter's headers; the rest is
+ * beta-independent.  Section numbers refer to shared docs fafft-math.md. */
+#include <stddef.h>
+#include <string.h>
+#include "fafft.h"
+#include "minpoly_mods_defs.h"
+#include "encode_matrix_defs.h"
+#include "gft_mul_s_inv_i_beta_matrix_defs.h"
+#include "btfy_consts_gft.h"
+#if CRT_C
+#include "IL_defs.h"
+#endif
+#if defined(__has_include)
+#if __has_include("gen_xor_programs.h") && !defined(FAFFT_NO_GEN_XOR)
+#include "gen_xor_programs.h"
+#endif
+#endif
+#include "bs_tower_gen.h"
+#ifdef FAFFT_BENCH_STAGES
+#include "platform.h"
+#define STAGE_START() bench_start()
+#define STAGE_STOP(s) BENCH_STOP(s)
+#else
+#define STAGE_START() ((void)0)
+#define STAGE_STOP(s) ((void)0)
+#endif
+
+#define NG FAFFT_NGROUPS
+
+/* ------------------------------------------------------------------ word helpers */
+/* dst[0..n) ^= src[0..n); on the M4 eight words per iteration with LDM/STM */
+static inline void xor_into(uint32_t *dst, const uint32_t *src, unsigned n)
+{
+#if defined(__arm__) && !defined(HOST_BUILD)
+    unsigned q = n >> 3;
+    if (q) {
+        __asm__ volatile(
+            "1:\n\t"
+            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"
+            "eor r8, r8, r4\n\t"
+            "eor r9, r9, r5\n\t"
+            "eor r10, r10, r6\n\t"
+            "eor r11, r11, r7\n\t"
+            "stmia %[d]!, {r8, r9, r10, r11}\n\t"
+            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"
+            "eor r8, r8, r4\n\t"
+            "eor r9, r9, r5\n\t"
+            "eor r10, r10, r6\n\t"
+            "eor r11, r11, r7\n\t"
+            "stmia %[d]!, {r8, r9, r10, r11}\n\t"
+            "subs %[q], %[q], #1\n\t"
+            "bne 1b\n\t"
+            : [s] "+r"(src), [d] "+r"(dst), [q] "+r"(q)
+            :
+            : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+    }
+    n &= 7;
+#endif
+    for (unsigned i = 0; i < n; i++) dst[i] ^= src[i];
+}
+
+/* ------------------------------------------------------------------ scalar tower field §2.1 */
+static uint32_t tmul(uint32_t a, uint32_t b, unsigned k)
+{
+    if (k == 1) return a & b;
+    unsigned h = k / 2;
+    uint32_t m = (1u << h) - 1;
+    static const uint32_t C[17] = {0, 1, 2, 0, 8, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x8000};
+    uint32_t a0 = a & m, a1 = a >> h, b0 = b & m, b1 = b >> h;
+    uint32_t p00 = tmul(a0, b0, h), p11 = tmul(a1, b1, h), pmx = tmul(a0 ^ a1, b0 ^ b1, h);
+    return (p00 ^ tmul(p11, C[h], h)) | ((pmx ^ p00) << h);
+}
+
+uint32_t gf_mul(uint32_t a, uint32_t b) { return tmul(a, b, 32); }
+
+uint32_t gf_pow(uint32_t a, uint32_t e)
+{
+    uint32_t r = 1;
+    while (e) {
+        if (e & 1) r = gf_mul(r, a);
+        a = gf_mul(a, a);
+        e >>= 1;
+    }
+    return r;
+}
+
+/* ------------------------------------------------------------------ generic 32x32 bit matrices */
+/* row masks: bit j of rows[i] = M[i][j]; apply: out[i] = XOR_{j in rows[i]} in[j] (in place) */
+static void mat_rows(uint32_t rows[32], const uint8_t m[32][32])
+{
+    for (int i = 0; i < 32; i++) {
+        uint32_t r = 0;
+        for (int j = 0; j < 32; j++) r |= (uint32_t)(m[i][j] & 1) << j;
+        rows[i] = r;
+    }
+}
+
+__attribute__((unused)) static void mat_apply(const uint32_t rows[32], uint32_t *x)
+{
+    uint32_t in[32];
+    memcpy(in, x, sizeof in);
+    for (int i = 0; i < 32; i++) {
+        uint32_t m = rows[i], acc = 0;
+        while (m) {
+            acc ^= in[__builtin_ctz(m)];
+            m &= m - 1;
+        }
+        x[i] = acc;
+    }
+}
+
+static uint32_t enc_rows[32], dec_rows[32];
+static uint32_t gam_rows[FAFFT_L + 1][32];
+
+static void encode_apply(uint32_t *x)
+{
+#ifdef HAVE_GEN_XOR
+    encode_xor(x);
+#else
+    mat_apply(enc_rows, x);
+#endif
+}
+
+static void decode_apply(uint32_t *x)
+{
+#ifdef HAVE_GEN_XOR
+    decode_xor(x);
+#else
+    mat_apply(dec_rows, x);
+#endif
+}
+
+#ifdef HAVE_GEN_XOR
+typedef void (*xorprog_t)(uint32_t *);
+static void (*const gamma_prog[16])(uint32_t *) = {
+    0, gft_mul_gamma_1, gft_mul_gamma_2, gft_mul_gamma_3, gft_mul_gamma_4, gft_mul_gamma_5,
+#if FAFFT_L >= 6
+    gft_mul_gamma_6,
+#endif
+#if FAFFT_L >= 7
+    gft_mul_gamma_7,
+#endif
+#if FAFFT_L >= 8
+    gft_mul_gamma_8,
+#endif
+#if FAFFT_L >= 9
+    gft_mul_gamma_9,
+#endif
+#if FAFFT_L >= 10
+    gft_mul_gamma_10,
+#endif
+#if FAFFT_L >= 11
+    gft_mul_gamma_11,
+#endif
+#if FAFFT_L >= 12
+    gft_mul_gamma_12,
+#endif
+#if FAFFT_L >= 13
+    gft_mul_gamma_13,
+#endif
+};
+#endif
+
+#ifdef HAVE_GEN_XOR_ACC
+static void (*const gamma_acc_prog[16])(uint32_t *, const uint32_t *) = {
+    0, gft_mulacc_gamma_1, gft_mulacc_gamma_2, gft_mulacc_gamma_3, gft_mulacc_gamma_4, gft_mulacc_gamma_5,
+#if FAFFT_L >= 6
+    gft_mulacc_gamma_6,
+#endif
+#if FAFFT_L >= 7
+    gft_mulacc_gamma_7,
+#endif
+#if FAFFT_L >= 8
+    gft_mulacc_gamma_8,
+#endif
+#if FAFFT_L >= 9
+    gft_mulacc_gamma_9,
+#endif
+#if FAFFT_L >= 10
+    gft_mulacc_gamma_10,
+#endif
+#if FAFFT_L >= 11
+    gft_mulacc_gamma_11,
+#endif
+#if FAFFT_L >= 12
+    gft_mulacc_gamma_12,
+#endif
+#if FAFFT_L >= 13
+    gft_mulacc_gamma_13,
+#endif
+};
+#endif
+
+/* acc ^= gamma_j * y */
+static inline void gamma_acc(unsigned j, uint32_t *acc, const uint32_t *y)
+{
+#ifdef HAVE_GEN_XOR_ACC
+    gamma_acc_prog[j](acc, y);
+#else
+    uint32_t t[32];
+    memcpy(t, y, sizeof t);
+#ifdef HAVE_GEN_XOR
+    gamma_prog[j](t);
+#else
+    mat_apply(gam_rows[j], t);
+#endif
+    xor_into(acc, t, 32);
+#endif
+}
+
+__attribute__((unused)) static inline void gamma_apply(unsigned j, uint32_t *x)
+{
+#ifdef HAVE_GEN_XOR
+    gamma_prog[j](x);
+#else
+    mat_apply(gam_rows[j], x);
+#endif
+}
+
+/* ------------------------------------------------------------------ basis conversion §5 */
+static inline unsigned getb(const uint32_t *f, unsigned i) { return (f[i >> 5] >> (i & 31)) & 1u; }
+static inline void flipb(uint32_t *f, unsigned i) { f[i >> 5] ^= 1u << (i & 31); }
+
+/* reference: repeated division by s_k (§5.2), bit level */
+static void div_s(uint32_t *f, unsigned base, unsigned k, int inverse)
+{
+    unsigned h = 1u << k, lower[16], nl = 0;
+    for (unsigned j = 0; j < k; j++)
+        if ((j & ~k) == 0) lower[nl++] = 1u << j;
+    if (!inverse) {
+        for (unsigned e = 2 * h; e-- > h;)
+            if (getb(f, base + e))
+                for (unsigned q = 0; q < nl; q++) flipb(f, base + e - h + lower[q]);
+    } else {
+        for (unsigned e = h; e < 2 * h; e++)
+            if (getb(f, base + e))
+                for (unsigned q = 0; q < nl; q++) flipb(f, base + e - h + lower[q]);
+    }
+}
+
+void basis_cvt_ref(uint32_t *f, unsigned L)
+{
+    for (unsigned k = L; k-- > 0;)
+        for (unsigned s = 0; s < (1u << L); s += 2u << k) div_s(f, s, k, 0);
+}
+
+void ibasis_cvt_ref(uint32_t *f, unsigned L)
+{
+    for (unsigned k = 0; k < L; k++)
+        for (unsigned s = 0; s < (1u << L); s += 2u << k) div_s(f, s, k, 1);
+}
+
+/* per-word tables: BasisCvt_4 (resp. inverse) on both 16-bit halves of a word, by bytes */
+static uint32_t bc4_tab[4][256], ibc4_tab[4][256];
+
+static inline uint32_t tab4(const uint32_t t[4][256], uint32_t w)
+{
+    return t[0][w & 255] ^ t[1][(w >> 8) & 255] ^ t[2][(w >> 16) & 255] ^ t[3][w >> 24];
+}
+
+/* BasisCvt_8 of one 256-bit digit (8 words): Taylor expansion in s_4 = x^16 + x, then the
+   column transform BasisCvt_4 over the 16 half-word digits, then BasisCvt_4 inside each
+   half-word (tables).  Every primitive step below is an involution, so ibc8 is the same
+   sequence reversed. */
+static inline void bc8(uint32_t *p)
+{
+    uint32_t w0 = p[0], w1 = p[1], w2 = p[2], w3 = p[3], w4 = p[4], w5 = p[5], w6 = p[6], w7 = p[7];
+    /* Taylor, h = 128, d = 8 */
+    w4 ^= w7 >> 24;
+    w0 ^= w4 << 8; w1 ^= (w5 << 8) | (w4 >> 24); w2 ^= (w6 << 8) | (w5 >> 24); w3 ^= (w7 << 8) | (w6 >> 24);
+    /* h = 64, d = 4 */
+    w2 ^= w3 >> 28; w0 ^= w2 << 4; w1 ^= (w3 << 4) | (w2 >> 28);
+    w6 ^= w7 >> 28; w4 ^= w6 << 4; w5 ^= (w7 << 4) | (w6 >> 28);
+    /* h = 32, d = 2 */
+    w1 ^= w1 >> 30; w0 ^= w1 << 2;
+    w3 ^= w3 >> 30; w2 ^= w3 << 2;
+    w5 ^= w5 >> 30; w4 ^= w5 << 2;
+    w7 ^= w7 >> 30; w6 ^= w7 << 2;
+    /* h = 16, d = 1 (inside words) */
+#define T16(w) do { w ^= (w >> 15) & 0x00010000u; w ^= (w >> 15) & 0x0000fffeu; } while (0)
+    T16(w0); T16(w1); T16(w2); T16(w3); T16(w4); T16(w5); T16(w6); T16(w7);
+    /* columns: BasisCvt_4 over half-word digits e_0..e_15 (e_2w = low half of w) */
+    w4 ^= w7; w1 ^= w4; w2 ^= w5; w3 ^= w6;
+    w2 ^= w3 >> 16; w0 ^= w2 << 16; w1 ^= (w2 >> 16) | (w3 << 16);
+    w6 ^= w7 >> 16; w4 ^= w6 << 16; w5 ^= (w6 >> 16) | (w7 << 16);
+    w4 ^= w6; w5 ^= w7; w2 ^= w4; w3 ^= w5;
+    w1 ^= w1 >> 16; w0 ^= w1 << 16;
+    w3 ^= w3 >> 16; w2 ^= w3 << 16;
+    w5 ^= w5 >> 16; w4 ^= w5 << 16;
+    w7 ^= w7 >> 16; w6 ^= w7 << 16;
+    /* rows: BasisCvt_4 inside each half-word */
+    p[0] = tab4(bc4_tab, w0); p[1] = tab4(bc4_tab, w1); p[2] = tab4(bc4_tab, w2); p[3] = tab4(bc4_tab, w3);
+    p[4] = tab4(bc4_tab, w4); p[5] = tab4(bc4_tab, w5); p[6] = tab4(bc4_tab, w6); p[7] = tab4(bc4_tab, w7);
+}
+
+static inline void ibc8(uint32_t *p)
+{
+    uint32_t w0 = tab4(ibc4_tab, p[0]), w1 = tab4(ibc4_tab, p[1]), w2 = tab4(ibc4_tab, p[2]), w3 = tab4(ibc4_tab, p[3]);
+    uint32_t w4 = tab4(ibc4_tab, p[4]), w5 = tab4(ibc4_tab, p[5]), w6 = tab4(ibc4_tab, p[6]), w7 = tab4(ibc4_tab, p[7]);
+    w6 ^= w7 << 16; w7 ^= w7 >> 16;
+    w4 ^= w5 << 16; w5 ^= w5 >> 16;
+    w2 ^= w3 << 16; w3 ^= w3 >> 16;
+    w0 ^= w1 << 16; w1 ^= w1 >> 16;
+    w3 ^= w5; w2 ^= w4; w5 ^= w7; w4 ^= w6;
+    w5 ^= (w6 >> 16) | (w7 << 16); w4 ^= w6 << 16; w6 ^= w7 >> 16;
+    w1 ^= (w2 >> 16) | (w3 << 16); w0 ^= w2 << 16; w2 ^= w3 >> 16;
+    w3 ^= w6; w2 ^= w5; w1 ^= w4; w4 ^= w7;
+#define IT16(w) do { w ^= (w >> 15) & 0x0000fffeu; w ^= (w >> 15) & 0x00010000u; } while (0)
+    IT16(w0); IT16(w1); IT16(w2); IT16(w3); IT16(w4); IT16(w5); IT16(w6); IT16(w7);
+    w6 ^= w7 << 2; w7 ^= w7 >> 30;
+    w4 ^= w5 << 2; w5 ^= w5 >> 30;
+    w2 ^= w3 << 2; w3 ^= w3 >> 30;
+    w0 ^= w1 << 2; w1 ^= w1 >> 30;
+    w5 ^= (w7 << 4) | (w6 >> 28); w4 ^= w6 << 4; w6 ^= w7 >> 28;
+    w1 ^= (w3 << 4) | (w2 >> 28); w0 ^= w2 << 4; w2 ^= w3 >> 28;
+    w3 ^= (w7 << 8) | (w6 >> 24); w2 ^= (w6 << 8) | (w5 >> 24); w1 ^= (w5 << 8) | (w4 >> 24); w0 ^= w4 << 8;
+    w4 ^= w7 >> 24;
+    p[0] = w0; p[1] = w1; p[2] = w2; p[3] = w3; p[4] = w4; p[5] = w5; p[6] = w6; p[7] = w7;
+}
+
+/* element-level BasisCvt on digits of 8 words (the column transform in y = s_8(x)):
+   Taylor expansion at element granularity (§5.3), then columns and rows recursively. */
+#define EW 8u
+/* The element-level transform is a fixed sequence of element XORs; fafft_init records it once
+   (indices of destination and source elements) and the transforms replay the list. */
+#define EBC_LC (FAFFT_LBITS - 8)
+static uint32_t fbuf[FAFFT_WORDS];
+#define EBC_MAXOPS 8192
+static uint16_t ebc_ops[2][EBC_MAXOPS][2];
+static unsigned ebc_nops[2];
+static int ebc_rec = -1;
+static uint32_t *ebc_base;
+
+static inline void exor(uint32_t *dst, const uint32_t *src)
+{
+    if (ebc_rec >= 0) {
+        unsigned n = ebc_nops[ebc_rec]++;
+        ebc_ops[ebc_rec][n][0] = (uint16_t)((dst - ebc_base) / EW);
+        ebc_ops[ebc_rec][n][1] = (uint16_t)((src - ebc_base) / EW);
+        return;
+    }
+    xor_into(dst, src, EW);
+}
+
+static void ebc(uint32_t *f, unsigned stride, unsigned Lc, int inverse)
+{
+    if (Lc <= 1) return;
+    unsigned K = 1;
+    while (2 * K < Lc) K *= 2;            /* largest power of two < Lc */
+    unsigned tau = 1u << K, D = 1u << (Lc - K), n0 = 1u << Lc;
+    const unsigned es = stride * EW;      /* words between consecutive elements */
+    if (inverse) {
+        for (unsigned j = 0; j < D; j++) ebc(f + j * tau * es, stride, K, 1);
+        for (unsigned c = 0; c < tau; c++) ebc(f + c * es, stride * tau, Lc - K, 1);
+    }
+    for (unsigned n = inverse ? 2 * tau : n0; inverse ? n <= n0 : n > tau; n = inverse ? 2 * n : n / 2) {
+        unsigned h = n / 2, d = h / tau;
+        for (unsigned s = 0; s < n0; s += n) {
+            uint32_t *lo = f + s * es, *up = f + (s + h) * es;
+            if (!inverse)
+                for (unsigned i = 0; i < d; i++) exor(up + i * es, up + (h - d + i) * es);
+            for (unsigned i = d; i < h; i++) exor(lo + i * es, up + (i - d) * es);
+            if (inverse)
+                for (unsigned i = 0; i < d; i++) exor(up + i * es, up + (h - d + i) * es);
+        }
+    }
+    if (!inverse) {
+        for (unsigned c = 0; c < tau; c++) ebc(f + c * es, stride * tau, Lc - K, 0);
+        for (unsigned j = 0; j < D; j++) ebc(f + j * tau * es, stride, K, 0);
+    }
+}
+
+static void ebc_record(void)
+{
+    for (int inv = 0; inv < 2; inv++) {
+        ebc_rec = inv;
+        ebc_base = fbuf;            /* only addresses are recorded */
+        ebc_nops[inv] = 0;
+        ebc(fbuf, 1, EBC_LC, inv);
+    }
+    ebc_rec = -1;
+}
+
+static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
+{
+    if (Lc != EBC_LC) {
+        ebc(f, 1, Lc, inverse);
+        return;
+    }
+    const uint16_t(*op)[2] = ebc_ops[inverse];
+    for (unsigned i = 0, n = ebc_nops[inverse]; i < n; i++) xor_into(f + EW * op[i][0], f + EW * op[i][1], EW);
+}
+
+/* one Taylor level on words: segment of 2H words, divide by x^h + x^d (h = 32H bits);
+   only the first `un` words of the upper half can be nonzero */
+static inline void taylor_level(uint32_t *lo, unsigned H, unsigned d, unsigned un, int inverse)
+{
+    uint32_t *up = lo + H;
+    if (d >= 32) {
+        unsigned a = d / 32, wend = un + a < H ? un + a : H;
+        if (!inverse)
+            for (unsigned i = 0; i < a; i++) up[i] ^= up[H - a + i];
+        for (unsigned w = a; w < wend; w++) lo[w] ^= up[w - a];
+        if (inverse)
+            for (unsigned i = 0; i < a; i++) up[i] ^= up[H - a + i];
+    } else {
+        unsigned wend = un + 1 < H ? un + 1 : H, r = 32 - d;
+        if (!inverse) up[0] ^= up[H - 1] >> r;
+        lo[0] ^= up[0] << d;
+        uint32_t prev = up[0];
+        for (unsigned w = 1; w < wend; w++) {
+            uint32_t cur = up[w];
+            lo[w] ^= (cur << d) | (prev >> r);
+            prev = cur;
+        }
+        if (inverse) up[0] ^= up[H - 1] >> r;
+    }
+}
+
+/* BasisCvt of 2^L bits (L >= 9): Taylor in y = s_8(x) = x^256 + x (digits of 256 bits), the
+   column transform BasisCvt_{L-8} on digits, then BasisCvt_8 inside each digit (§5.3).
+   top = number of low words that may be nonzero. */
+static void basis_cvt_top(uint32_t *f, unsigned L, unsigned top)
+{
+    unsigned W = 1u << (L - 5);
+    STAGE_START();
+    for (unsigned lg = L; lg >= 9; lg--) {
+        unsigned H = 1u << (lg - 6), d = 1u << (lg - 9);
+        for (unsigned s = 0; s + H < top && s < W; s += 2 * H) {
+            unsigned un = top - (s + H);
+            taylor_level(f + s, H, d, un < H ? un : H, 0);
+        }
+    }
+    STAGE_STOP("bc.taylor");
+    STAGE_START();
+    ebc_replay(f, L - 8, 0);
+    STAGE_STOP("bc.columns");
+    STAGE_START();
+    for (unsigned s = 0; s < W; s += 8) bc8(f + s);
+    STAGE_STOP("bc.rows");
+}
+
+void basis_cvt(uint32_t *f, unsigned L) { basis_cvt_top(f, L, 1u << (L - 5)); }
+
+void ibasis_cvt(uint32_t *f, unsigned L)
+{
+    unsigned W = 1u << (L - 5);
+    for (unsigned s = 0; s < W; s += 8) ibc8(f + s);
+    ebc_replay(f, L - 8, 1);
+    for (unsigned lg = 9; lg <= L; lg++) {
+        unsigned H = 1u << (lg - 6), d = 1u << (lg - 9);
+        for (unsigned s = 0; s < W; s += 2 * H) taylor_level(f + s, H, d, H, 1);
+    }
+}
+
+/* ------------------------------------------------------------------ Encode / Decode §7.3 */
+void fafft_encode(fafft_vals_t *v, const uint32_t *g)
+{
+    for (unsigned b = 0; b < NG; b++) {
+        uint32_t *x = v->g[b];
+        for (unsigned j = 0; j < 32; j++) x[j] = g[j * NG + b];
+        encode_apply(x);
+    }
+}
+
+void fafft_decode(uint32_t *g, fafft_vals_t *v)
+{
+    for (unsigned b = 0; b < NG; b++) {
+        uint32_t *x = v->g[b];
+        decode_apply(x);
+        for (unsigned j = 0; j < 32; j++) g[j * NG + b] = x[j];
+    }
+}
+
+/* ------------------------------------------------------------------ butterflies §6 */
+/* Layer L (block 2^L points) uses c(L,k) = gamma_{l-L+1} + s0[k], k = block index (§6.3).
+   gamma part: XOR program / matrix on the 32 bit-planes; s0 part: bitsliced subfield product
+   with per-position constants given by precomputed Karatsuba leaves. */
+#define WG_F8(L) ((FAFFT_L - (L) + 1) <= 8)     /* s0 values of layer L lie in F_256 */
+static uint32_t wg_lv[5][NG / 2][BS_LEAVES16]; /* layers L = 1..5 (layout B), per pair */
+#if (FAFFT_L - 6 + 1) > 8
+#error "cross-group s0 constants outside F_256"
+#endif
+#if NG > 128
+#error "cross layers with k >= 64 need more bs_mulacc_s0 programs (l > 12)"
+#endif
+
+/* Layout A (after Encode, layers l..6): group b = points 32b..32b+31, bit t = point 32b+t.
+   Layout B (layers 5..1, pointwise, returned by fafft_forward): within each block of 32 groups
+   the 32x32 element matrix is transposed: point i = 32b + t (b = 32 bh + bl) sits in group
+   32 bh + t at bit bl.  Then layers 5..1 pair whole groups too; their constants vary with the
+   bit position, and are handled by per-pair precomputed leaves. */
+static inline unsigned pair_group(unsigned L, unsigned p)
+{
+    /* p-th group with bit (L-1) clear */
+    unsigned lo = p & ((1u << (L - 1)) - 1);
+    return ((p >> (L - 1)) << L) | lo;
+}
+
+static void build_leaves(void)
+{
+    for (unsigned L = 1; L <= 5; L++)
+        for (unsigned p = 0; p < NG / 2; p++) {
+            unsigned g = pair_group(L, p), bh = g >> 5, gl = g & 31;
+            uint32_t S[16] = {0};
+            for (unsigned t = 0; t < 32; t++) {
+                unsigned k = ((32 * bh + t) << (5 - L)) | (gl >> L);
+                uint32_t s = s0_gft[k];
+                for (unsigned q = 0; q < 16; q++) S[q] |= ((s >> q) & 1u) << t;
+            }
+            if (WG_F8(L)) bs_leaves8(wg_lv[L - 1][p], S);
+            else bs_leaves16(wg_lv[L - 1][p], S);
+        }
+}
+
+/* X ^= c * Y with c = gamma_j + s, s given by leaves (per bit position) */
+static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv, int f8, int inverse)
+{
+    if (inverse) xor_into(Y, X, 32);
+    gamma_acc(j, X, Y);
+    if (f8) {
+        bs_mulacc8(X, Y, lv); bs_mulacc8(X + 8, Y + 8, lv);
+        bs_mulacc8(X + 16, Y + 16, lv); bs_mulacc8(X + 24, Y + 24, lv);
+    } else {
+        bs_mulacc16(X, Y, lv); bs_mulacc16(X + 16, Y + 16, lv);
+    }
+    if (!inverse) xor_into(Y, X, 32);
+}
+
+/* cross layers: c = gamma_j + s0[k] with a uniform s0[k] (k < 16, in V_5): generated
+   beta-independent programs bs_mulacc_s0_<k> (acc ^= s0[k] * y) */
+#define S0P(a) bs_mulacc_s0_##a
+static void (*const s0prog[64])(uint32_t *, const uint32_t *) = {
+    0, S0P(1), S0P(2), S0P(3), S0P(4), S0P(5), S0P(6), S0P(7), S0P(8), S0P(9), S0P(10), S0P(11), S0P(12),
+    S0P(13), S0P(14), S0P(15), S0P(16), S0P(17), S0P(18), S0P(19), S0P(20), S0P(21), S0P(22), S0P(23),
+    S0P(24), S0P(25), S0P(26), S0P(27), S0P(28), S0P(29), S0P(30), S0P(31), S0P(32), S0P(33), S0P(34),
+    S0P(35), S0P(36), S0P(37), S0P(38), S0P(39), S0P(40), S0P(41), S0P(42), S0P(43), S0P(44), S0P(45),
+    S0P(46), S0P(47), S0P(48), S0P(49), S0P(50), S0P(51), S0P(52), S0P(53), S0P(54), S0P(55), S0P(56),
+    S0P(57), S0P(58), S0P(59), S0P(60), S0P(61), S0P(62), S0P(63)};
+
+static inline void bfly_u(uint32_t *X, uint32_t *Y, unsigned j, unsigned k, int inverse)
+{
+    if (inverse) xor_into(Y, X, 32);
+    gamma_acc(j, X, Y);
+    if (k) s0prog[k](X, Y);
+    if (!inverse) xor_into(Y, X, 32);
+}
+
+static void btfy_cross(fafft_vals_t *v, unsigned L, int inverse)
+{
+    unsigned hg = 1u << (L - 6), j = FAFFT_L - L + 1;
+    for (unsigned k = 0; k < (NG >> (L - 5)); k++)
+        for (unsigned b = 2 * hg * k; b < 2 * hg * k + hg; b++)
+            bfly_u(v->g[b], v->g[b + hg], j, k, inverse);
+}
+
+static void btfy_low(fafft_vals_t *v, unsigned L, int inverse)
+{
+    unsigned h = 1u << (L - 1), j = FAFFT_L - L + 1;
+    for (unsigned p = 0; p < NG / 2; p++) {
+        unsigned g = pair_group(L, p);
+        bfly(v->g[g], v->g[g + h], j, wg_lv[L - 1][p], WG_F8(L), inverse);
+    }
+}
+
+/* 32x32 bit transpose of x[0..31] (x[r] bit c -> x[c] bit r) */
+static inline void transpose32(uint32_t *x)
+{
+    static const uint32_t m[5] = {0x0000ffffu, 0x00ff00ffu, 0x0f0f0f0fu, 0x33333333u, 0x55555555u};
+    for (unsigned lvl = 0, s = 16; lvl < 5; lvl++, s >>= 1) {
+        uint32_t mk = m[lvl];
+        for (unsigned r = 0; r < 32; r = (r + s + 1) & ~s) {
+            uint32_t t = ((x[r] >> s) ^ x[r + s]) & mk;
+            x[r + s] ^= t;
+            x[r] ^= t << s;
+        }
+    }
+}
+
+/* layout A <-> B (an involution) */
+static void vals_transpose(fafft_vals_t *v)
+{
+    uint32_t x[32];
+    for (unsigned bh = 0; bh < NG / 32; bh++)
+        for (unsigned k = 0; k < 32; k++) {
+            for (unsigned b = 0; b < 32; b++) x[b] = v->g[32 * bh + b][k];
+            transpose32(x);
+            for (unsigned b = 0; b < 32; b++) v->g[32 * bh + b][k] = x[b];
+        }
+}
+
+void fafft_btfy(fafft_vals_t *v)
+{
+    for (unsigned L = FAFFT_L; L >= 6; L--) btfy_cross(v, L, 0);
+    vals_transpose(v);
+    for (unsigned L = 5; L >= 1; L--) btfy_low(v, L, 0);
+}
+
+void fafft_ibtfy(fafft_vals_t *v)
+{
+    for (unsigned L = 1; L <= 5; L++) btfy_low(v, L, 1);
+    vals_transpose(v);
+    for (unsigned L = 6; L <= FAFFT_L; L++) btfy_cross(v, L, 1);
+}
+
+void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b)
+{
+    uint32_t t[32];
+    for (unsigned g = 0; g < NG; g++) {
+        bs_mul32(t, a->g[g], b->g[g]);
+        memcpy(a->g[g], t, sizeof t);
+    }
+}
+
+/* ------------------------------------------------------------------ pipeline §7.2 */
+void fafft_forward(fafft_vals_t *out, const uint32_t *f, unsigned fwords, uint32_t *buf)
+{
+    STAGE_START();
+    memcpy(buf, f, fwords * sizeof(uint32_t));
+    memset(buf + fwords, 0, (FAFFT_WORDS - fwords) * sizeof(uint32_t));
+    basis_cvt_top(buf, FAFFT_LBITS, fwords);
+    STAGE_STOP("fwd.basis_cvt");
+    STAGE_START();
+    fafft_encode(out, buf);
+    STAGE_STOP("fwd.encode");
+    STAGE_START();
+    fafft_btfy(out);
+    STAGE_STOP("fwd.btfy");
+}
+
+void fafft_inverse(uint32_t *h, fafft_vals_t *v)
+{
+    STAGE_START();
+    fafft_ibtfy(v);
+    STAGE_STOP("inv.btfy");
+    STAGE_START();
+    fafft_decode(h, v);
+    STAGE_STOP("inv.decode");
+    STAGE_START();
+    ibasis_cvt(h, FAFFT_LBITS);
+    STAGE_STOP("inv.basis_cvt");
+}
+
+static fafft_vals_t va, vb;
+
+void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words)
+{
+    STAGE_START();
+    fafft_forward(&va, f, words, fbuf);
+    STAGE_STOP("forward(f)");
+    STAGE_START();
+    fafft_forward(&vb, g, words, fbuf);
+    STAGE_STOP("forward(g)");
+    STAGE_START();
+    fafft_pointwise(&va, &vb);
+    STAGE_STOP("pointwise");
+    STAGE_START();
+    fafft_inverse(h, &va);
+    STAGE_STOP("inverse");
+}
+
+/* ------------------------------------------------------------------ carry-less products */
+/* 32x32 -> 64 carry-less product from integer multiplies: split both operands into the four
+   residue classes of bit positions mod 4; a class-i by class-j integer product has at most 8
+   terms per output position, and positions of one class are 4 apart, so no carry reaches the
+   next position of the same class; keep class (i+j) mod 4 of each product. */
+#if defined(__arm__) && !defined(HOST_BUILD)
+/* Thumb-2 version of the same computation: 8 splits, 16 UMULL, 24 EOR, 8 masks, 6 ORR, no
+   spills (62 instructions + push/pop).  AAPCS: a in r0, b in r1, result lo/hi in r0/r1. */
+__attribute__((naked, noinline)) static uint64_t clmul32_asm(uint32_t a __attribute__((unused)), uint32_t b __attribute__((unused)))
+{
+    __asm__ volatile(
+        "push {r4-r11, lr}\n\t"
+        "and r2, r0, #0x11111111\n\t"
+        "and r3, r0, #0x22222222\n\t"
+        "and r4, r0, #0x44444444\n\t"
+        "and r5, r0, #0x88888888\n\t"
+        "and r6, r1, #0x11111111\n\t"
+        "and r7, r1, #0x22222222\n\t"
+        "and r8, r1, #0x44444444\n\t"
+        "and r9, r1, #0x88888888\n\t"
+        /* class 0: a0b0 a1b3 a2b2 a3b1 */
+        "umull r10, r11, r2, r6\n\t"
+        "umull r12, lr, r3, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r4, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r5, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "and r0, r10, #0x11111111\n\t" "and r1, r11, #0x11111111\n\t"
+        /* class 1: a0b1 a1b0 a2b3 a3b2 */
+        "umull r10, r11, r2, r7\n\t"
+        "umull r12, lr, r3, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r4, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r5, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "and r10, r10, #0x22222222\n\t" "and r11, r11, #0x22222222\n\t"
+        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
+        /* class 2: a0b2 a1b1 a2b0 a3b3 */
+        "umull r10, r11, r2, r8\n\t"
+        "umull r12, lr, r3, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r4, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r5, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "and r10, r10, #0x44444444\n\t" "and r11, r11, #0x44444444\n\t"
+        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
+        /* class 3: a0b3 a1b2 a2b1 a3b0 */
+        "umull r10, r11, r2, r9\n\t"
+        "umull r12, lr, r3, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r4, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "umull r12, lr, r5, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
+        "and r10, r10, #0x88888888\n\t" "and r11, r11, #0x88888888\n\t"
+        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
+        "pop {r4-r11, pc}\n\t");
+}
+#define clmul32(a, b) clmul32_asm((a), (b))
+#else
+static inline uint64_t clmul32(uint32_t a, uint32_t b)
+{
+    const uint32_t m0 = 0x11111111u, m1 = 0x22222222u, m2 = 0x44444444u, m3 = 0x88888888u;
+    uint32_t a0 = a & m0, a1 = a & m1, a2 = a & m2, a3 = a & m3;
+    uint32_t b0 = b & m0, b1 = b & m1, b2 = b & m2, b3 = b & m3;
+    uint64_t z0 = ((uint64_t)a0 * b0) ^ ((uint64_t)a1 * b3) ^ ((uint64_t)a2 * b2) ^ ((uint64_t)a3 * b1);
+    uint64_t z1 = ((uint64_t)a0 * b1) ^ ((uint64_t)a1 * b0) ^ ((uint64_t)a2 * b3) ^ ((uint64_t)a3 * b2);
+    uint64_t z2 = ((uint64_t)a0 * b2) ^ ((uint64_t)a1 * b1) ^ ((uint64_t)a2 * b0) ^ ((uint64_t)a3 * b3);
+    uint64_t z3 = ((uint64_t)a0 * b3) ^ ((uint64_t)a1 * b2) ^ ((uint64_t)a2 * b1) ^ ((uint64_t)a3 * b0);
+    return (z0 & 0x1111111111111111ull) | (z1 & 0x2222222222222222ull) |
+           (z2 & 0x4444444444444444ull) | (z3 & 0x8888888888888888ull);
+}
+
+#endif
+
+/* low 32 bits only */
+static inline uint32_t clmul32lo(uint32_t a, uint32_t b)
+{
+    const uint32_t m0 = 0x11111111u, m1 = 0x22222222u, m2 = 0x44444444u, m3 = 0x88888888u;
+    uint32_t a0 = a & m0, a1 = a & m1, a2 = a & m2, a3 = a & m3;
+    uint32_t b0 = b & m0, b1 = b & m1, b2 = b & m2, b3 = b & m3;
+    uint32_t z0 = (a0 * b0) ^ (a1 * b3) ^ (a2 * b2) ^ (a3 * b1);
+    uint32_t z1 = (a0 * b1) ^ (a1 * b0) ^ (a2 * b3) ^ (a3 * b2);
+    uint32_t z2 = (a0 * b2) ^ (a1 * b1) ^ (a2 * b0) ^ (a3 * b3);
+    uint32_t z3 = (a0 * b3) ^ (a1 * b2) ^ (a2 * b1) ^ (a3 * b0);
+    return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
+}
+
+#define KARA_MAX 192
+static uint32_t kscratch[8 * KARA_MAX];
+
+static void school_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    memset(r, 0, 2 * n * sizeof(uint32_t));
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            uint64_t p = clmul32(a[i], b[j]);
+            r[i + j] ^= (uint32_t)p;
+            r[i + j + 1] ^= (uint32_t)(p >> 32);
+        }
+}
+
+/* 3 words: 3-way Karatsuba, 6 word products */
+static void kara3(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint64_t p0 = clmul32(a[0], b[0]), p1 = clmul32(a[1], b[1]), p2 = clmul32(a[2], b[2]);
+    uint64_t p01 = clmul32(a[0] ^ a[1], b[0] ^ b[1]) ^ p0 ^ p1;
+    uint64_t p12 = clmul32(a[1] ^ a[2], b[1] ^ b[2]) ^ p1 ^ p2;
+    uint64_t p02 = clmul32(a[0] ^ a[2], b[0] ^ b[2]) ^ p0 ^ p2 ^ p1;
+    r[0] = (uint32_t)p0;
+    r[1] = (uint32_t)(p0 >> 32) ^ (uint32_t)p01;
+    r[2] = (uint32_t)(p01 >> 32) ^ (uint32_t)p02;
+    r[3] = (uint32_t)(p02 >> 32) ^ (uint32_t)p12;
+    r[4] = (uint32_t)(p12 >> 32) ^ (uint32_t)p2;
+    r[5] = (uint32_t)(p2 >> 32);
+}
+
+static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *tmp)
+{
+    if (n == 3) {
+        kara3(r, a, b);
+        return;
+    }
+    if (n == 2) {   /* 3 word products */
+        uint64_t p0 = clmul32(a[0], b[0]), p1 = clmul32(a[1], b[1]);
+        uint64_t pm = clmul32(a[0] ^ a[1], b[0] ^ b[1]) ^ p0 ^ p1;
+        r[0] = (uint32_t)p0;
+        r[1] = (uint32_t)(p0 >> 32) ^ (uint32_t)pm;
+        r[2] = (uint32_t)(pm >> 32) ^ (uint32_t)p1;
+        r[3] = (uint32_t)(p1 >> 32);
+        return;
+    }
+    if (n < 3 || (n & 1)) {
+        school_full(r, a, b, n);
+        return;
+    }
+    unsigned h = n / 2;
+    uint32_t *as = tmp, *bs = tmp + h, *m = tmp + 2 * h, *next = tmp + 4 * h;
+    for (unsigned i = 0; i < h; i++) {
+        as[i] = a[i] ^ a[h + i];
+        bs[i] = b[i] ^ b[h + i];
+    }
+    kara_full(m, as, bs, h, next);
+    kara_full(r, a, b, h, next);
+    kara_full(r + n, a + h, b + h, h, next);
+    xor_into(m, r, n);
+    xor_into(m, r + n, n);
+    xor_into(r + h, m, n);
+}
+
+void clmul_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n) { kara_full(r, a, b, n, kscratch); }
+
+static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *tmp)
+{
+    if (n <= 3 || (n & 1)) {
+        memset(r, 0, n * sizeof(uint32_t));
+        for (unsigned i = 0; i < n; i++) {
+            for (unsigned j = 0; i + j + 1 < n; j++) {
+                uint64_t p = clmul32(a[i], b[j]);
+                r[i + j] ^= (uint32_t)p;
+                r[i + j + 1] ^= (uint32_t)(p >> 32);
+            }
+            r[n - 1] ^= clmul32lo(a[i], b[n - 1 - i]);
+        }
+        return;
+    }
+    unsigned h = n / 2;
+    uint32_t *t1 = tmp, *t2 = tmp + h, *full = tmp + 2 * h, *next = tmp + 4 * h;
+    kara_full(full, a, b, h, next);            /* a0 b0: n words */
+    kara_low(t1, a, b + h, h, next);            /* a0 b1 mod x^h */
+    kara_low(t2, a + h, b, h, next);            /* a1 b0 mod x^h */
+    memcpy(r, full, n * sizeof(uint32_t));
+    xor_into(r + h, t1, h);
+    xor_into(r + h, t2, h);
+}
+
+void clmul_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n) { kara_low(r, a, b, n, kscratch); }
+
+/* ------------------------------------------------------------------ CRT §9 */
+#if CRT_C
+void crt_times_il(uint32_t *u, const uint32_t *t) { clmul_low(u, t, IL_plain, CRT_WORDS); }
+
+/* u = t * M^{-1} mod x^c without IL: solve M u = t (mod x^c) word by word, using the sparse M.
+   After u[w] is known its contributions u[w] x^(32w) * (M - 1) are pushed into the later words
+   (per residue class r = e mod 32 one shifted pair lo/hi); the exponents e < 32 act inside a
+   word, where S(x) = x + sum_{0<e<32} x<<e (mod 2^32) is unitriangular: u[w] = S^{-1}(acc[w])
+   by byte tables.  Same u as crt_times_il (tested). */
+static uint32_t sinv_tab[4][256];
+
+static void build_sinv(void)
+{
+    uint32_t low = 0;   /* bit e set for exponents 0 < e < 32 of M */
+    for (unsigned r = 1; r < 32; r++)
+        for (unsigned o = minpoly_offsets[r]; o < minpoly_offsets[r + 1]; o++)
+            if (minpoly_flat[o] == 0) low |= 1u << r;
+    for (unsigned p = 0; p < 4; p++)
+        for (unsigned v = 0; v < 256; v++) {
+            uint32_t x = v << (8 * p);
+            /* forward substitution: find x' with S(x') = v << 8p */
+            uint32_t y = x, r = 0;
+            for (unsigned i = 0; i < 32; i++)
+                if ((y >> i) & 1u) {
+                    r |= 1u << i;
+                    y ^= (low << i) | (1u << i);
+                }
+            sinv_tab[p][v] = r;
+        }
+}
+
+/* Pull form: u[w] = S^{-1}( t[w] + sum_{e in M, 32 <= e < c} (u x^e)[w] + sum_{0 < e < 32} u[w-1] >> (32-e) ).
+   u is zero-padded below word 0, so every word has the same body; the loops over the
+   exponents are unrolled at compile time from the static const header arrays, so each term
+   becomes two loads and two EORs with immediate shifts. */
+static uint32_t solve_ue[2 * CRT_WORDS];
+
+static inline __attribute__((always_inline)) uint32_t solve_terms(const uint32_t *p)
+{
+    uint32_t x = 0;
+#pragma GCC unroll 40
+    for (unsigned r = 0; r < 32; r++) {
+#pragma GCC unroll 200
+        for (unsigned o = minpoly_offsets[r]; o < minpoly_offsets[r + 1]; o++) {
+            unsigned a = minpoly_flat[o], e = 32 * a + r;
+            if (e == 0 || e >= CRT_C) continue;
+            if (r == 0) x ^= p[-(int)a];
+            else {
+                if (a) x ^= p[-(int)a] << r;
+                x ^= p[-(int)a - 1] >> (32 - r);
+            }
+        }
+    }
+    return x;
+}
+
+void crt_solve_u(uint32_t *u, const uint32_t *t)
+{
+    uint32_t *ue = solve_ue + CRT_WORDS;     /* solve_ue[0..CRT_WORDS) stays zero */
+    for (unsigned w = 0; w < CRT_WORDS; w++)
+        ue[w] = tab4((const uint32_t(*)[256])sinv_tab, t[w] ^ solve_terms(ue + w));
+    memcpy(u, ue, CRT_WORDS * sizeof(uint32_t));
+}
+
+/* h = cM + M u for the words >= c/32 only; below, cM + M u = cR (mod x^c) by the choice of u,
+   so h[0..c/32) = cR is written directly. h[0..FAFFT_WORDS) holds cM, the rest is zero. */
+void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr)
+{
+    uint32_t sh[CRT_WORDS + 1];
+    for (unsigned r = 0; r < 32; r++) {
+        unsigned o0 = minpoly_offsets[r], o1 = minpoly_offsets[r + 1];
+        if (o0 == o1) continue;
+        const uint32_t *src = u;
+        unsigned len = CRT_WORDS;
+        if (r) {
+            sh[0] = u[0] << r;
+            for (unsigned i = 1; i < CRT_WORDS; i++) sh[i] = (u[i] << r) | (u[i - 1] >> (32 - r));
+            sh[CRT_WORDS] = u[CRT_WORDS - 1] >> (32 - r);
+            src = sh;
+            len = CRT_WORDS + 1;
+        }
+        for (unsigned o = o0; o < o1; o++) {
+            unsigned a = minpoly_flat[o], j0 = a >= CRT_WORDS ? 0 : CRT_WORDS - a;
+            if (j0 < len) xor_into(h + a + j0, src + j0, len - j0);
+        }
+    }
+    memcpy(h, cr, CRT_WORDS * sizeof(uint32_t));
+}
+#endif
+
+/* h (PROD_WORDS words, h[0..FAFFT_WORDS) = cM, rest 0) += M * u, per residue class (§9.4) */
+void crt_reconstruct(uint32_t *h, const uint32_t *u)
+{
+#if CRT_C
+    uint32_t sh[CRT_WORDS + 1];
+    for (unsigned r = 0; r < 32; r++) {
+        unsigned o0 = minpoly_offsets[r], o1 = minpoly_offsets[r + 1];
+        if (o0 == o1) continue;
+        const uint32_t *src = u;
+        unsigned len = CRT_WORDS;
+        if (r) {
+            sh[0] = u[0] << r;
+            for (unsigned i = 1; i < CRT_WORDS; i++) sh[i] = (u[i] << r) | (u[i - 1] >> (32 - r));
+            sh[CRT_WORDS] = u[CRT_WORDS - 1] >> (32 - r);
+            src = sh;
+            len = CRT_WORDS + 1;
+        }
+        for (unsigned o = o0; o < o1; o++) xor_into(h + minpoly_flat[o], src, len);
+    }
+#else
+    (void)h; (void)u;
+#endif
+}
+
+void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
+{
+    STAGE_START();
+    fafft_mul(h, f, g, HQC_WORDS);
+    STAGE_STOP("fafft_mul");
+#if CRT_C
+    static uint32_t cr[CRT_WORDS], cr0[CRT_WORDS], u[CRT_WORDS];
+    memset(h + FAFFT_WORDS, 0, (PROD_WORDS - FAFFT_WORDS) * sizeof(uint32_t));
+    STAGE_START();
+    clmul_low(cr, f, g, CRT_WORDS);
+    STAGE_STOP("residue f*g mod x^c");
+    STAGE_START();
+    memcpy(cr0, cr, sizeof cr0);
+    for (unsigned i = 0; i < CRT_WORDS; i++) cr[i] ^= h[i];
+#ifdef CRT_U_IL
+    crt_times_il(u, cr);
+#else
+    crt_solve_u(u, cr);
+#endif
+    STAGE_STOP("u = (cR+cM)/M mod x^c");
+    STAGE_START();
+    crt_reconstruct_hi(h, u, cr0);
+    STAGE_STOP("reconstruct cM + M*u");
+#endif
+}
+
+void hqc_fold(uint32_t *r, const uint32_t *h)
+{
+    const unsigned q = HQC_N / 32, s = HQC_N % 32;
+    for (unsigned i = 0; i < HQC_WORDS; i++) {
+        uint32_t hi = s ? (h[q + i] >> s) | (h[q + i + 1] << (32 - s)) : h[q + i];
+        r[i] = h[i] ^ hi;
+    }
+    if (s) r[HQC_WORDS - 1] &= (1u << s) - 1;
+}
+
+void hqc_ring_mul(uint32_t *r, const uint32_t *f, const uint32_t *g)
+{
+    static uint32_t h[PROD_WORDS + 2];
+    crt_product(h, f, g);
+    STAGE_START();
+    hqc_fold(r, h);
+    STAGE_STOP("fold mod x^n-1");
+}
+
+/* ------------------------------------------------------------------ init */
+void fafft_init(void)
+{
+    mat_rows(enc_rows, encode_matrix);
+    mat_rows(dec_rows, decode_matrix);
+#define GROWS(j) mat_rows(gam_rows[j], gft_mul_s_inv_##j##_beta_matrix)
+    GROWS(1); GROWS(2); GROWS(3); GROWS(4); GROWS(5);
+#if FAFFT_L >= 6
+    GROWS(6);
+#endif
+#if FAFFT_L >= 7
+    GROWS(7);
+#endif
+#if FAFFT_L >= 8
+    GROWS(8);
+#endif
+#if FAFFT_L >= 9
+    GROWS(9);
+#endif
+#if FAFFT_L >= 10
+    GROWS(10);
+#endif
+#if FAFFT_L >= 11
+    GROWS(11);
+#endif
+#if FAFFT_L >= 12
+    GROWS(12);
+#endif
+#if FAFFT_L >= 13
+    GROWS(13);
+#endif
+    /* basis-conversion byte tables: BasisCvt_4 on each half-word */
+    for (unsigned p = 0; p < 4; p++)
+        for (unsigned x = 0; x < 256; x++) {
+            uint32_t w = x << (8 * p);
+            uint32_t lo = w & 0xffff, hi = w >> 16, ilo = lo, ihi = hi;
+            basis_cvt_ref(&lo, 4); basis_cvt_ref(&hi, 4);
+            ibasis_cvt_ref(&ilo, 4); ibasis_cvt_ref(&ihi, 4);
+            bc4_tab[p][x] = lo | (hi << 16);
+            ibc4_tab[p][x] = ilo | (ihi << 16);
+        }
+    build_leaves();
+    ebc_record();
+#if CRT_C
+    build_sinv();
+#endif
+}

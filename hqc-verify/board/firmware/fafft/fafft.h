@@ -1,0 +1,80 @@
+/* FAFFT + CRT multiplier for the Cortex-M4 board (fafft-math.md §7, §9).
+ *
+ * Parameters come from the exporter's headers (fafft_params.h etc., see fafft-math.md §10);
+ * everything else is beta-independent.  Polynomials are little-endian bit strings in 32-bit
+ * words (bit b of word w = coefficient of x^(32w+b)).
+ *
+ * Transform values are bitsliced: the n' = 2^l points form NGROUPS groups of 32 field elements,
+ * 32 words per group (word k = bit k of the 32 elements).  Point i is gamma_l + sum_j i_j v_j
+ * (fafft-math.md §10.4).  fafft_forward returns layout B: with i = 32b + t and b = 32bh + bl,
+ * point i is in group 32bh + t at bit position bl (inside each block of 32 groups the 32x32
+ * element matrix is transposed, so that all butterfly layers pair whole groups; see fafft.c).
+ * Layout A (group b = points 32b..32b+31, bit t) is used by Encode/Decode and layers l..6. */
+#ifndef FAFFT_H
+#define FAFFT_H
+#include <stdint.h>
+#include "fafft_params.h"
+
+#define FAFFT_WORDS (FAFFT_N / 32u)            /* words of a transform-size polynomial */
+#define FAFFT_NPTS (1u << FAFFT_L)             /* n' */
+#define FAFFT_NGROUPS (FAFFT_NPTS / 32u)       /* bitsliced groups of 32 points */
+#define FAFFT_LBITS (FAFFT_L + 5)              /* log2 N */
+#define HQC_WORDS ((HQC_N + 31u) / 32u)
+#define CRT_WORDS (CRT_C / 32u)
+#define PROD_WORDS ((FAFFT_N + CRT_C) / 32u)    /* words of cM + M u (N + c bits) */
+
+#if FAFFT_L < 5
+#error "the bitsliced layout needs l >= 5"
+#endif
+
+typedef struct { uint32_t g[FAFFT_NGROUPS][32]; } fafft_vals_t;
+
+/* one-time table set-up (basis-conversion tables, butterfly leaves); not part of a product */
+void fafft_init(void);
+
+/* scalar tower arithmetic (tests, table set-up) */
+uint32_t gf_mul(uint32_t a, uint32_t b);
+uint32_t gf_pow(uint32_t a, uint32_t e);
+
+/* basis conversion, in place on 2^L bits (L >= 9 for the fast word-level versions) */
+void basis_cvt(uint32_t *f, unsigned L);
+void ibasis_cvt(uint32_t *f, unsigned L);
+void basis_cvt_ref(uint32_t *f, unsigned L);   /* bit-level reference, fafft-math.md §5.2 */
+void ibasis_cvt_ref(uint32_t *f, unsigned L);
+
+/* pipeline stages */
+void fafft_encode(fafft_vals_t *v, const uint32_t *g);      /* g: FAFFT_WORDS LCH words */
+void fafft_decode(uint32_t *g, fafft_vals_t *v);            /* v destroyed */
+void fafft_btfy(fafft_vals_t *v);
+void fafft_ibtfy(fafft_vals_t *v);
+void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b);   /* a *= b */
+
+/* forward: f has fwords words (<= FAFFT_WORDS); buf is FAFFT_WORDS words of scratch */
+void fafft_forward(fafft_vals_t *out, const uint32_t *f, unsigned fwords, uint32_t *buf);
+/* inverse: h gets FAFFT_WORDS words; v is destroyed */
+void fafft_inverse(uint32_t *h, fafft_vals_t *v);
+/* h = f*g mod M (FAFFT_WORDS words); f, g have `words` words */
+void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words);
+
+/* truncated / full carry-less products (residue ring x^c) */
+void clmul_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n);   /* r: 2n words */
+void clmul_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n);    /* r = a b mod x^(32n) */
+
+/* FAFFT + CRT full product: h (PROD_WORDS words) = f*g for f, g of HQC_WORDS words */
+void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g);
+/* h = cM + M*u (in place on h, whose first FAFFT_WORDS words hold cM), u: CRT_WORDS words */
+void crt_reconstruct(uint32_t *h, const uint32_t *u);
+/* same, for words >= c/32 only, and h[0..c/32) = cr (= cR): valid when u solves M u = cR + cM */
+void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr);
+/* u = t * M^{-1} mod x^c  by the IL table (u, t: CRT_WORDS words) */
+void crt_times_il(uint32_t *u, const uint32_t *t);
+/* u = t * M^{-1} mod x^c by a sparse triangular solve with M (no IL table; same result) */
+void crt_solve_u(uint32_t *u, const uint32_t *t);
+/* r = h mod (x^n - 1), h: 2n-1 bits */
+void hqc_fold(uint32_t *r, const uint32_t *h);
+/* r = f*g mod (x^n - 1) */
+void hqc_ring_mul(uint32_t *r, const uint32_t *f, const uint32_t *g);
+
+/* optional per-stage instrumentation: when FAFFT_BENCH_STAGES is defined the pipeline calls
+   bench_start/BENCH_STOP around each stage (regions nest inside the caller's region) */
+#endif

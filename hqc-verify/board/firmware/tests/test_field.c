@@ -1,0 +1,133 @@
+/* Component tests: tower field (§2.1), BasisCvt (§5.4, fast vs reference), bitsliced product,
+   forward FAFFT of monomials against direct evaluation (§7), transform round trips. */
+#include <string.h>
+#include "fafft.h"
+#include "bs_tower_gen.h"
+#include "testutil.h"
+
+static uint32_t buf1[FAFFT_WORDS], buf2[FAFFT_WORDS], buf3[FAFFT_WORDS];
+static fafft_vals_t v1;
+
+/* value of point i in layout B (fafft.c): group 32*(b/32) + t, bit b%32, for i = 32b + t */
+static uint32_t vals_get(const fafft_vals_t *v, unsigned i)
+{
+    unsigned b = i / 32, t = i % 32, grp = 32 * (b / 32) + t, bit = b % 32;
+    uint32_t z = 0;
+    for (unsigned k = 0; k < 32; k++) z |= ((v->g[grp][k] >> bit) & 1u) << k;
+    return z;
+}
+
+int main(void)
+{
+    fafft_init();
+    /* tower field vectors */
+    static const uint32_t tv[][3] = {
+        {0x2, 0x2, 0x3}, {0x4, 0x4, 0x6}, {0x10, 0x10, 0x18}, {0x100, 0x100, 0x180}, {0x10000, 0x10000, 0x18000},
+        {0x92f9c989, 0x00012f9a, 0xe33538b8}, {0xdeadbeef, 0x01234567, 0x0b2910a6}, {0xffffffff, 0xffffffff, 0x9caf97a4}};
+    int ok = 1;
+    for (unsigned i = 0; i < sizeof tv / sizeof tv[0]; i++) ok &= gf_mul(tv[i][0], tv[i][1]) == tv[i][2];
+    check(ok, "tower multiplication vectors");
+    check(gf_mul(0x92f9c989, 0xc95b0e87) == 1, "0x92f9c989^-1 = 0xc95b0e87");
+
+    /* bitsliced product vs scalar */
+    {
+        uint32_t a[32], b[32], c[32], ea[32], eb[32];
+        for (unsigned t = 0; t < 32; t++) { ea[t] = rnd32(); eb[t] = rnd32(); }
+        ea[0] = 0xdeadbeef; eb[0] = 0x01234567;
+        for (unsigned k = 0; k < 32; k++) {
+            a[k] = b[k] = 0;
+            for (unsigned t = 0; t < 32; t++) { a[k] |= ((ea[t] >> k) & 1u) << t; b[k] |= ((eb[t] >> k) & 1u) << t; }
+        }
+        bs_mul32(c, a, b);
+        ok = 1;
+        for (unsigned t = 0; t < 32; t++) {
+            uint32_t z = 0;
+            for (unsigned k = 0; k < 32; k++) z |= ((c[k] >> t) & 1u) << k;
+            ok &= z == gf_mul(ea[t], eb[t]);
+        }
+        check(ok, "bitsliced F_2^32 product = scalar products");
+    }
+
+    /* BasisCvt vectors §5.4 */
+    {
+        static const uint32_t mono3[8] = {0x1, 0x2, 0x6, 0xe, 0x12, 0x26, 0x6e, 0xf2};
+        ok = 1;
+        for (unsigned u = 0; u < 8; u++) {
+            uint32_t w = 1u << u;
+            basis_cvt_ref(&w, 3);
+            ok &= w == mono3[u];
+            ibasis_cvt_ref(&w, 3);
+            ok &= w == (1u << u);
+        }
+        check(ok, "BasisCvt L=3 monomials");
+        uint32_t w = 0xdeadbeef;
+        basis_cvt_ref(&w, 5);
+        check(w == 0x8f7003fb, "BasisCvt(0xdeadbeef, 5) = 0x8f7003fb");
+    }
+    /* fast vs reference, full transform size, dense and HQC-sparse inputs; round trip */
+    for (int rep = 0; rep < 2; rep++) {
+        for (unsigned i = 0; i < FAFFT_WORDS; i++) buf1[i] = (rep == 1 && i >= HQC_WORDS) ? 0 : rnd32();
+        if (rep == 1) buf1[HQC_WORDS - 1] &= (HQC_N % 32) ? (1u << (HQC_N % 32)) - 1 : ~0u;
+        memcpy(buf2, buf1, sizeof buf1);
+        memcpy(buf3, buf1, sizeof buf1);
+        basis_cvt(buf2, FAFFT_LBITS);
+        basis_cvt_ref(buf3, FAFFT_LBITS);
+        check(memcmp(buf2, buf3, sizeof buf2) == 0, rep ? "fast BasisCvt = reference (sparse input)" : "fast BasisCvt = reference");
+        ibasis_cvt(buf2, FAFFT_LBITS);
+        check(memcmp(buf2, buf1, sizeof buf2) == 0, "iBasisCvt(BasisCvt(f)) = f");
+        if (rep == 1) {
+            fafft_vals_t *vv = &v1;
+            fafft_forward(vv, buf1, HQC_WORDS, buf2);
+            basis_cvt_ref(buf3, 0);   /* no-op, keeps buf3 = reference BasisCvt */
+            fafft_vals_t w2;
+            fafft_encode(&w2, buf3);
+            fafft_btfy(&w2);
+            check(memcmp(&w2, vv, sizeof w2) == 0, "forward with truncated BasisCvt = full path");
+        }
+    }
+
+    /* forward FAFFT of x^u equals evaluation at the points gamma_l + sum_j i_j v_j */
+    {
+        static const uint32_t v[32] = {
+            0x00000001, 0x00000002, 0x00000005, 0x00000009, 0x00000013, 0x0000002c, 0x00000057, 0x00000092,
+            0x0000012f, 0x000002e5, 0x00000522, 0x000009b1, 0x00001357, 0x00002c7d, 0x00005737, 0x000092f9,
+            0x00012f9a, 0x0002e595, 0x00052253, 0x0009b17a, 0x0013573a, 0x002c7d07, 0x00573728, 0x0092f95a,
+            0x012f1ac1, 0x02e5558a, 0x0522632e, 0x09b12a15, 0x1357f7db, 0x2c7da109, 0x5737ec3a, 0x92f9c989};
+        static const unsigned us[] = {0, 1, 2, 31, 32, 1000, 12345, FAFFT_N / 2 - 1, FAFFT_N / 2 + 7, FAFFT_N - 1};
+        ok = 1;
+        for (unsigned q = 0; q < sizeof us / sizeof us[0]; q++) {
+            memset(buf1, 0, sizeof buf1);
+            buf1[us[q] / 32] = 1u << (us[q] % 32);
+            fafft_forward(&v1, buf1, FAFFT_WORDS, buf2);
+            static const unsigned pts[] = {0, 1, 2, 3, 37, 511, FAFFT_NPTS - 1};
+            for (unsigned p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+                uint32_t x = fafft_gamma[FAFFT_L];
+                for (unsigned j = 0; j < FAFFT_L; j++)
+                    if ((pts[p] >> j) & 1) x ^= v[j];
+                uint32_t want = gf_pow(x, us[q]);
+                if (vals_get(&v1, pts[p]) != want) {
+                    ok = 0;
+                    plat_puts("  mismatch u="); put_u32(us[q]); plat_puts(" point "); put_u32(pts[p]);
+                    plat_puts(" got "); put_hex32(vals_get(&v1, pts[p])); plat_puts(" want "); put_hex32(want); put_line("");
+                }
+            }
+        }
+        check(ok, "FAFFT(x^u) = evaluation at gamma_l + V_l");
+        /* evaluation order check §10.4 for the artifact chain */
+        if (fafft_gamma[FAFFT_L] == 0x599a429eu) {
+            memset(buf1, 0, sizeof buf1);
+            buf1[0] = 2;   /* f = x */
+            fafft_forward(&v1, buf1, FAFFT_WORDS, buf2);
+            check(vals_get(&v1, 0) == 0x599a429e && vals_get(&v1, 1) == 0x599a429f && vals_get(&v1, 2) == 0x599a429c &&
+                  vals_get(&v1, 3) == 0x599a429d, "output order 0x599a429e, ...9f, ...9c, ...9d");
+        }
+    }
+    /* transform round trip */
+    {
+        for (unsigned i = 0; i < FAFFT_WORDS; i++) buf1[i] = rnd32();
+        fafft_forward(&v1, buf1, FAFFT_WORDS, buf2);
+        fafft_inverse(buf3, &v1);
+        check(memcmp(buf1, buf3, sizeof buf1) == 0, "inverse(forward(f)) = f");
+    }
+    return finish();
+}

@@ -1,0 +1,148 @@
+/* Product tests: FAFFT_mul = f g mod M (modulus extraction, §8.1 check 2c), the §9.5
+   all-ones vectors, and the CRT product / ring product against a plain schoolbook product. */
+#include <string.h>
+#include "fafft.h"
+#include "minpoly_mods_defs.h"
+#include "testutil.h"
+
+static uint32_t f[HQC_WORDS], g[HQC_WORDS], h[PROD_WORDS + 2], ref[2 * HQC_WORDS + 2];
+static uint32_t r1[HQC_WORDS], r2[HQC_WORDS];
+static uint32_t xa[FAFFT_WORDS], xb[FAFFT_WORDS], hm[FAFFT_WORDS];
+
+/* independent reference: bit-serial carry-less word product, schoolbook over words */
+static uint64_t clmul_ref(uint32_t a, uint32_t b)
+{
+    uint64_t r = 0, aa = a;
+    for (unsigned i = 0; i < 32; i++)
+        if ((b >> i) & 1) r ^= aa << i;
+    return r;
+}
+
+static void school(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    memset(r, 0, 2 * n * sizeof(uint32_t));
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            uint64_t p = clmul_ref(a[i], b[j]);
+            r[i + j] ^= (uint32_t)p;
+            r[i + j + 1] ^= (uint32_t)(p >> 32);
+        }
+}
+
+static void fold_ref(uint32_t *r, const uint32_t *p)
+{
+    memset(r, 0, HQC_WORDS * sizeof(uint32_t));
+    for (unsigned i = 0; i < 2 * HQC_N - 1; i++)
+        if ((p[i / 32] >> (i % 32)) & 1) {
+            unsigned e = i % HQC_N;
+            r[e / 32] ^= 1u << (e % 32);
+        }
+}
+
+static void random_poly(uint32_t *p)
+{
+    for (unsigned i = 0; i < HQC_WORDS; i++) p[i] = rnd32();
+    if (HQC_N % 32) p[HQC_WORDS - 1] &= (1u << (HQC_N % 32)) - 1;
+}
+
+int main(void)
+{
+    fafft_init();
+
+    /* black-box modulus extraction: FAFFT_mul(x^u, x^w), u + w = N gives x^N mod M */
+    {
+        static const unsigned us[] = {FAFFT_N / 2, 1, FAFFT_N - 1, 12345};
+        int ok = 1;
+        for (unsigned q = 0; q < sizeof us / sizeof us[0]; q++) {
+            unsigned u = us[q], w = FAFFT_N - u;
+            memset(xa, 0, sizeof xa); memset(xb, 0, sizeof xb);
+            xa[u / 32] = 1u << (u % 32);
+            xb[w / 32] = 1u << (w % 32);
+            fafft_mul(hm, xa, xb, FAFFT_WORDS);
+            /* M = x^N + result: compare exponent by exponent with the header list */
+            unsigned nexp = 1;   /* x^N */
+            int first_bad = -1;
+            for (unsigned e = 0; e < FAFFT_N; e++) {
+                unsigned got = (hm[e / 32] >> (e % 32)) & 1u;
+                unsigned r = e % 32, want = 0;
+                for (unsigned o = minpoly_offsets[r]; o < minpoly_offsets[r + 1]; o++)
+                    if (minpoly_flat[o] == e / 32) want = 1;
+                nexp += got;
+                if (got != want && first_bad < 0) first_bad = (int)e;
+            }
+            if (first_bad >= 0 || nexp != MINPOLY_WEIGHT) {
+                ok = 0;
+                plat_puts("  modulus mismatch (u="); put_u32(u); plat_puts("): first differing exponent ");
+                put_u32((uint32_t)first_bad); plat_puts(", weight "); put_u32(nexp); put_line("");
+            }
+        }
+        check(ok, "extracted modulus x^N + FAFFT_mul(x^u, x^(N-u)) = M of minpoly_mods_defs.h");
+    }
+
+    /* §9.5: f = g = all ones (n bits) */
+    {
+        for (unsigned i = 0; i < HQC_WORDS; i++) f[i] = ~0u;
+        if (HQC_N % 32) f[HQC_WORDS - 1] = (1u << (HQC_N % 32)) - 1;
+        fafft_mul(hm, f, f, HQC_WORDS);
+        unsigned wt = popcount_words(hm, FAFFT_WORDS);
+        plat_puts("all-ones: wt(fg mod M) = "); put_u32(wt); plat_puts(", low "); put_hex32(hm[0]);
+        plat_puts(", top "); put_hex32(hm[FAFFT_WORDS - 1]); put_line("");
+        if (FAFFT_BETA == 0x00103674u && FAFFT_L == 10)
+            check(wt == 13744 && hm[0] == 0xfaadfcaau && hm[FAFFT_WORDS - 1] == 0x55555555u, "§9.5 HQC-1 all-ones vector");
+        if (FAFFT_BETA == 0x00103674u && FAFFT_L == 11)
+            check(wt == 33600 && hm[0] == 0x50541dfeu && hm[FAFFT_WORDS - 1] == 0x55555555u, "§9.5 HQC-3 all-ones vector");
+        crt_product(h, f, f);
+        int ok = 1;
+        for (unsigned i = 0; i < PROD_WORDS; i++) {
+            uint32_t want = 0;
+            for (unsigned b = 0; b < 32; b++) {
+                unsigned e = 32 * i + b;
+                if (e % 2 == 0 && e / 2 < HQC_N) want |= 1u << b;
+            }
+            ok &= h[i] == want;
+        }
+        check(ok, "CRT lift of all-ones recovers sum x^(2i)");
+    }
+
+#if CRT_C
+    /* the sparse solve gives the same u as the IL product, and IL * M = 1 mod x^c */
+    {
+        static uint32_t t[CRT_WORDS], u1[CRT_WORDS], u2[CRT_WORDS];
+        int ok = 1;
+        for (int rep = 0; rep < 3; rep++) {
+            for (unsigned i = 0; i < CRT_WORDS; i++) t[i] = rnd32();
+            crt_times_il(u1, t);
+            crt_solve_u(u2, t);
+            ok &= memcmp(u1, u2, sizeof u1) == 0;
+        }
+        check(ok, "sparse solve u = t/M mod x^c equals t*IL mod x^c");
+        /* M * IL = 1 mod x^c via the reconstruction routine: h = 0 + M * IL */
+        memset(h, 0, sizeof h);
+        crt_times_il(u1, (memset(t, 0, sizeof t), t[0] = 1, t));
+        crt_reconstruct(h, u1);
+        int one = h[0] == 1;
+        for (unsigned i = 1; i < CRT_WORDS; i++) one &= h[i] == 0;
+        check(one, "IL * M = 1 mod x^c");
+    }
+#endif
+
+    /* random products */
+#ifndef MUL_REPS
+#define MUL_REPS 3
+#endif
+    for (int rep = 0; rep < MUL_REPS; rep++) {
+        random_poly(f);
+        random_poly(g);
+        school(ref, f, g, HQC_WORDS);
+        crt_product(h, f, g);
+        int ok = memcmp(h, ref, (2 * HQC_WORDS) * sizeof(uint32_t)) == 0;
+        for (unsigned i = 2 * HQC_WORDS; i < PROD_WORDS; i++) ok &= h[i] == 0;
+        check(ok, "CRT product = schoolbook product");
+        put_hash("hash(f*g)", hash_words(h, 2 * HQC_WORDS));
+        hqc_ring_mul(r1, f, g);
+        fold_ref(r2, ref);
+        check(memcmp(r1, r2, sizeof r1) == 0, "ring product = schoolbook mod x^n - 1");
+        put_hash("hash(f*g mod x^n-1)", hash_words(r1, HQC_WORDS));
+    }
+    return finish();
+}
