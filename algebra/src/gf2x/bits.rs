@@ -110,10 +110,12 @@ pub(crate) fn split_even_odd(a: &[u64]) -> (Vec<u64>, Vec<u64>) {
     let n = a.len().div_ceil(2);
     let mut even = vec![0u64; n];
     let mut odd = vec![0u64; n];
-    for (i, &w) in a.iter().enumerate() {
-        let shift = 32 * (i % 2);
-        even[i / 2] |= u64::from(unspread32(w)) << shift;
-        odd[i / 2] |= u64::from(unspread32(w >> 1)) << shift;
+    let pairs = a.chunks(2).zip(even.iter_mut().zip(odd.iter_mut()));
+    for (c, (e, o)) in pairs {
+        let lo = c[0];
+        let hi = c.get(1).copied().unwrap_or(0);
+        *e = u64::from(unspread32(lo)) | (u64::from(unspread32(hi)) << 32);
+        *o = u64::from(unspread32(lo >> 1)) | (u64::from(unspread32(hi >> 1)) << 32);
     }
     (even, odd)
 }

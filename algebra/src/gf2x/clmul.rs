@@ -37,17 +37,22 @@ pub enum Backend {
     Portable,
     /// x86-64 `PCLMULQDQ` (requires the `pclmulqdq` CPU feature at run time).
     Pclmul,
+    /// x86-64 `VPCLMULQDQ` on 256-bit registers plus AVX2 (two 64x64 products
+    /// per instruction; requires `vpclmulqdq`, `avx2` and `pclmulqdq`).  Word
+    /// routines only; single-word [`clmul64`] uses `PCLMULQDQ` with it.
+    Vpclmul,
 }
 
 impl Backend {
     /// All backends, in order of preference (fastest last).
-    pub const ALL: [Backend; 2] = [Backend::Portable, Backend::Pclmul];
+    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Pclmul, Backend::Vpclmul];
 
     /// Short name of the backend.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Portable => "portable",
             Backend::Pclmul => "pclmulqdq",
+            Backend::Vpclmul => "vpclmulqdq-avx2",
         }
     }
 
@@ -56,6 +61,7 @@ impl Backend {
         match self {
             Backend::Portable => true,
             Backend::Pclmul => pclmul_detected(),
+            Backend::Vpclmul => vpclmul_detected(),
         }
     }
 
@@ -64,20 +70,30 @@ impl Backend {
         Self::ALL.into_iter().filter(|b| b.is_available()).collect()
     }
 
-    /// The backend used by the dispatching entry points ([`clmul64`],
-    /// [`crate::gf2x::mul_words`], [`crate::gf2x::Poly::mul`]).  Chosen once, at first use:
-    /// `Pclmul` when available unless `ALGEBRA_GF2X_BACKEND=portable` is set.
+    /// The backend used by the dispatching entry points ([`crate::gf2x::mul_words`],
+    /// [`crate::gf2x::Poly::mul`], and, via its `PCLMULQDQ` member, [`clmul64`]).
+    /// Chosen once, at first use: the fastest available one (`Vpclmul`, then
+    /// `Pclmul`, then `Portable`).  The environment variable
+    /// `ALGEBRA_GF2X_BACKEND` (`portable`, `pclmulqdq`, `vpclmulqdq-avx2`), read
+    /// at that moment, caps the choice (an unavailable request falls back).
     pub fn selected() -> Backend {
         static SELECTED: OnceLock<Backend> = OnceLock::new();
         *SELECTED.get_or_init(|| {
-            let forced_portable = std::env::var("ALGEBRA_GF2X_BACKEND")
-                .map(|v| v.eq_ignore_ascii_case("portable"))
-                .unwrap_or(false);
-            if !forced_portable && pclmul_detected() {
-                Backend::Pclmul
-            } else {
-                Backend::Portable
-            }
+            let cap = std::env::var("ALGEBRA_GF2X_BACKEND")
+                .ok()
+                .and_then(|v| {
+                    Self::ALL
+                        .into_iter()
+                        .find(|b| v.eq_ignore_ascii_case(b.name()))
+                })
+                .unwrap_or(Backend::Vpclmul);
+            let limit = Self::ALL.iter().position(|&b| b == cap).unwrap_or(0);
+            Self::ALL[..=limit]
+                .iter()
+                .rev()
+                .copied()
+                .find(|b| b.is_available())
+                .unwrap_or(Backend::Portable)
         })
     }
 
@@ -101,12 +117,28 @@ fn pclmul_detected() -> bool {
     })
 }
 
+#[cfg(target_arch = "x86_64")]
+fn vpclmul_detected() -> bool {
+    static DETECTED: OnceLock<bool> = OnceLock::new();
+    *DETECTED.get_or_init(|| {
+        pclmul_detected()
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("vpclmulqdq")
+    })
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 fn pclmul_detected() -> bool {
     false
 }
 
-/// Name of the backend selected for this process ("portable" or "pclmulqdq").
+#[cfg(not(target_arch = "x86_64"))]
+fn vpclmul_detected() -> bool {
+    false
+}
+
+/// Name of the backend selected for this process ("portable", "pclmulqdq" or
+/// "vpclmulqdq-avx2").
 pub fn backend_name() -> &'static str {
     Backend::selected().name()
 }
@@ -171,10 +203,11 @@ pub fn clmul64_with(backend: Backend, a: u64, b: u64) -> Result<(u64, u64), Gf2x
     Ok(match backend {
         Backend::Portable => clmul64_portable(a, b),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `check()` verified that the CPU supports pclmulqdq.
-        Backend::Pclmul => unsafe { clmul64_pclmul_unchecked(a, b) },
+        // SAFETY: `check()` verified that the CPU supports pclmulqdq (Vpclmul
+        // availability implies pclmulqdq).
+        Backend::Pclmul | Backend::Vpclmul => unsafe { clmul64_pclmul_unchecked(a, b) },
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Pclmul => clmul64_portable(a, b),
+        Backend::Pclmul | Backend::Vpclmul => clmul64_portable(a, b),
     })
 }
 
@@ -193,7 +226,7 @@ pub fn clmul64(a: u64, b: u64) -> (u64, u64) {
     static CLMUL_FN: OnceLock<ClmulFn> = OnceLock::new();
     let f = CLMUL_FN.get_or_init(|| match Backend::selected() {
         #[cfg(target_arch = "x86_64")]
-        Backend::Pclmul => clmul64_pclmul_safe as ClmulFn,
+        Backend::Pclmul | Backend::Vpclmul => clmul64_pclmul_safe as ClmulFn,
         _ => clmul64_portable as ClmulFn,
     });
     f(a, b)
@@ -250,11 +283,19 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn pclmul_selected_when_present() {
-        if std::is_x86_feature_detected!("pclmulqdq")
-            && std::env::var("ALGEBRA_GF2X_BACKEND").is_err()
-        {
-            assert_eq!(backend_name(), "pclmulqdq");
+    fn fastest_backend_selected() {
+        if std::env::var("ALGEBRA_GF2X_BACKEND").is_err() {
+            let want = if std::is_x86_feature_detected!("vpclmulqdq")
+                && std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("pclmulqdq")
+            {
+                "vpclmulqdq-avx2"
+            } else if std::is_x86_feature_detected!("pclmulqdq") {
+                "pclmulqdq"
+            } else {
+                "portable"
+            };
+            assert_eq!(backend_name(), want);
         }
     }
 }

@@ -11,15 +11,20 @@
 //!   polynomials.
 //! * [`SparsePoly`]: sorted list of exponents.
 //! * [`mul_words`] / [`mul_words_schoolbook`]: fixed-length constant-time
-//!   word-level multiplication (Karatsuba over a PCLMULQDQ or portable
-//!   carry-less base case) and its reference.
+//!   word-level multiplication (Toom-3 and Karatsuba over a PCLMULQDQ,
+//!   VPCLMULQDQ or portable carry-less base case) and its reference;
+//!   [`mul_words_with`] picks the [`Backend`] explicitly.
 //! * [`clmul`]: the 64 x 64 carry-less product and backend selection.
 
 mod bits;
 pub mod clmul;
 mod division;
 mod error;
+#[macro_use]
+mod toom3;
 mod karatsuba;
+#[cfg(target_arch = "x86_64")]
+mod kernels;
 mod newton;
 mod reduce;
 mod schoolbook;
