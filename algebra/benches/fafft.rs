@@ -1,8 +1,11 @@
-//! FAFFT benchmarks: m = 32, l = 10 transform steps, and the HQC-1/3/5 FAFFT(+CRT) products.
+//! FAFFT benchmarks: m = 32, l = 10 transform steps (reference Tower<32> plan and the fast Poly32
+//! engine per kernel), and the HQC-1/3/5 FAFFT(+CRT) products (`FafftCrt::new` picks the fast
+//! engine for m = 32; `product_reference` is the generic path).
 
 use algebra::cantor::CantorBasis;
 use algebra::crt::FafftCrt;
 use algebra::fafft::FafftPlan;
+use algebra::fafft_fast::{Fafft32, Kernel};
 use algebra::field::Tower;
 use algebra::gf2x::Poly;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -26,9 +29,26 @@ fn bench_transform(c: &mut Criterion) {
     let prod = fe.pointwise(&ge);
     let mut grp = c.benchmark_group("fafft/tower32/l10");
     grp.bench_function("forward", |bch| bch.iter(|| plan.forward(black_box(&f))));
-    grp.bench_function("pointwise", |bch| bch.iter(|| black_box(&fe).pointwise(&ge)));
+    grp.bench_function("pointwise", |bch| {
+        bch.iter(|| black_box(&fe).pointwise(&ge))
+    });
     grp.bench_function("inverse", |bch| bch.iter(|| plan.inverse(black_box(&prod))));
     grp.finish();
+
+    // The fast engine (Poly32 representation), every kernel this CPU has.
+    for kernel in Kernel::available() {
+        let eng = Fafft32::with_kernel(&plan, kernel).expect("available");
+        let fe = eng.forward(&f).expect("fits");
+        let ge = eng.forward(&g).expect("fits");
+        let prod = eng.pointwise(&fe, &ge);
+        let mut grp = c.benchmark_group(format!("fafft/poly32-{}/l10", kernel.name()));
+        grp.bench_function("forward", |bch| bch.iter(|| eng.forward(black_box(&f))));
+        grp.bench_function("pointwise", |bch| {
+            bch.iter(|| eng.pointwise(black_box(&fe), &ge))
+        });
+        grp.bench_function("inverse", |bch| bch.iter(|| eng.inverse(black_box(&prod))));
+        grp.finish();
+    }
 }
 
 fn bench_products(c: &mut Criterion) {
@@ -52,12 +72,29 @@ fn bench_products(c: &mut Criterion) {
         grp.bench_with_input(BenchmarkId::new("product_prepared", name), &n, |bch, _| {
             bch.iter(|| mul.mul_prepared(black_box(&fe), &f, black_box(&g)))
         });
+        let mut out = vec![0u64; mul.product_words()];
+        grp.bench_with_input(BenchmarkId::new("product_words", name), &n, |bch, _| {
+            bch.iter(|| mul.mul_words(black_box(f.words()), black_box(g.words()), &mut out))
+        });
+        grp.bench_with_input(
+            BenchmarkId::new("product_prepared_words", name),
+            &n,
+            |bch, _| {
+                bch.iter(|| mul.mul_prepared_words(black_box(&fe), black_box(g.words()), &mut out))
+            },
+        );
+        if name == "hqc1" {
+            let plan = FafftPlan::new(&b, l, Tower::<32>(beta)).expect("admissible");
+            let r = FafftCrt::reference(plan, cc, n).expect("fits");
+            grp.bench_with_input(BenchmarkId::new("product_reference", name), &n, |bch, _| {
+                bch.iter(|| r.mul(black_box(&f), black_box(&g)))
+            });
+        }
     }
     grp.finish();
 }
 
 criterion_group!(benches, bench_transform, bench_products);
-
 
 fn bench_parts(c: &mut Criterion) {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
@@ -75,6 +112,45 @@ fn bench_parts(c: &mut Criterion) {
             let mut v = enc.clone();
             algebra::btfy::btfy(&mut v, plan.twiddles());
             v
+        })
+    });
+    grp.finish();
+
+    let eng = Fafft32::from_plan(&plan).expect("m = 32");
+    let mut v = vec![0u32; eng.n_points()];
+    eng.encode(&lch, &mut v);
+    let mut words = vec![0u64; eng.n_words()];
+    let fw = f.to_words(eng.n_words());
+    let mut grp = c.benchmark_group(format!("fafft_parts/poly32-{}/l10", eng.kernel().name()));
+    grp.bench_function("basis_cvt", |bch| {
+        bch.iter(|| {
+            words.copy_from_slice(black_box(&fw));
+            algebra::lch::basis_cvt(&mut words, 15);
+        })
+    });
+    grp.bench_function("ibasis_cvt", |bch| {
+        bch.iter(|| {
+            words.copy_from_slice(black_box(&fw));
+            algebra::lch::ibasis_cvt(&mut words, 15);
+        })
+    });
+    let mut out = vec![0u32; eng.n_points()];
+    grp.bench_function("encode", |bch| {
+        bch.iter(|| eng.encode(black_box(&lch), &mut out))
+    });
+    grp.bench_function("decode", |bch| {
+        bch.iter(|| eng.decode(black_box(&v), &mut words))
+    });
+    grp.bench_function("btfy", |bch| {
+        bch.iter(|| {
+            out.copy_from_slice(&v);
+            eng.btfy(black_box(&mut out));
+        })
+    });
+    grp.bench_function("ibtfy", |bch| {
+        bch.iter(|| {
+            out.copy_from_slice(&v);
+            eng.ibtfy(black_box(&mut out));
         })
     });
     grp.finish();

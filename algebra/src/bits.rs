@@ -60,14 +60,14 @@ pub fn xor_at(buf: &mut [u64], pos: usize, val: u64, n: usize) {
 pub fn xor_range(buf: &mut [u64], src: usize, dst: usize, len: usize) {
     debug_assert!(src + len <= dst || dst + len <= src, "ranges overlap");
     let mut k = 0;
-    if dst % 64 == 0 && src % 64 == 0 {
+    if dst.is_multiple_of(64) && src.is_multiple_of(64) {
         let (ws, wd) = (src / 64, dst / 64);
         let full = len / 64;
         for t in 0..full {
             buf[wd + t] ^= buf[ws + t];
         }
         k = full * 64;
-    } else if dst % 64 == 0 {
+    } else if dst.is_multiple_of(64) {
         let wd = dst / 64;
         while k + 64 <= len {
             let v = read(buf, src + k, 64);

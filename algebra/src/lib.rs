@@ -2,7 +2,8 @@
 //!
 //! Binary polynomials ([`gf2x`]), binary fields ([`field`]), Cantor bases ([`cantor`]),
 //! subspace polynomials ([`subspace`]), the Lin–Chung–Han basis ([`lch`]), additive FFT
-//! butterflies ([`btfy`]), the Frobenius additive FFT ([`fafft`]) with Encode/Decode as ring
+//! butterflies ([`btfy`]), the Frobenius additive FFT ([`fafft`]; fast m = 32 engine in
+//! [`fafft_fast`]) with Encode/Decode as ring
 //! isomorphisms ([`ring_iso`]), the exact multiplier modulus ([`modulus`]) and the CRT that
 //! rebuilds full products ([`crt`]). The mathematics and the published test vectors are in
 //! `fafft-math.md` (shared project documentation); each module cites its section.
@@ -17,6 +18,7 @@ pub mod cantor;
 pub mod crt;
 pub mod error;
 pub mod fafft;
+pub mod fafft_fast;
 pub mod field;
 pub mod fpoly;
 pub mod gf2x;

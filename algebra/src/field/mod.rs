@@ -9,14 +9,18 @@
 //!   F_256 and F_{2^16} (integers below 2^K).
 //! * [`Poly64`]: F2[z]/(z^64 + z^4 + z^3 + z + 1), the x86 representation of TCHES 2026 and
 //!   `bitpolymul2`.
+//! * [`Poly32`]: `F2[z]/(z^32 + z^7 + z^3 + z^2 + 1)`, the polynomial-basis F_{2^32} used by the
+//!   fast m = 32 FAFFT engine ([`crate::fafft_fast`]).
 //!
 //! [`iso`] builds field isomorphisms between two representations of the same field by root
 //! finding (`fafft-math.md` §2.3).
 
 pub mod iso;
+pub mod poly32;
 pub mod poly64;
 pub mod tower;
 
+pub use poly32::Poly32;
 pub use poly64::Poly64;
 pub use tower::{Tower, Tower16, Tower32, Tower8};
 
