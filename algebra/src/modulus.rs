@@ -25,7 +25,7 @@ use crate::fafft::FafftPlan;
 use crate::field::BinaryField;
 use crate::gf2x::{Poly, SparsePoly};
 use crate::minpoly::minimal_polynomial;
-use crate::subspace::{s_exponents, s_poly};
+use crate::subspace::{s_exponents, s_log_exponents, s_poly};
 use std::collections::BTreeSet;
 
 /// Precomputed powers `T[e] = s_l(x)^e`, e = 0 … m, for fast `P ↦ P(s_l(x))` (§8.3).
@@ -156,8 +156,8 @@ pub fn is_admissible_minpoly(p: &Poly, m: u32, l: u32) -> Result<bool, AlgebraEr
     }
     let pw = frobenius_powers_mod(p, m - l)?;
     let mut s = Poly::zero();
-    for e in s_exponents(m - l) {
-        s.add_assign(&pw[e.trailing_zeros() as usize]);
+    for j in s_log_exponents(m - l) {
+        s.add_assign(&pw[j as usize]);
     }
     if !s.is_zero() {
         return Ok(false);

@@ -13,11 +13,20 @@
 use crate::field::BinaryField;
 use crate::gf2x::{Poly, SparsePoly};
 
+/// The j with `x^(2^j)` a term of `s_i`, ascending: `{j : j ⊆ i}` (closed form). Valid for any i.
+pub fn s_log_exponents(i: u32) -> Vec<u32> {
+    (0..=i).filter(|&j| j & !i == 0).collect()
+}
+
 /// Exponents of `s_i`, ascending: `{2^j : j ⊆ i}` (closed form).
+///
+/// # Preconditions
+/// `i < usize::BITS` (so that `2^i` fits); larger i would need exponents beyond `usize`, use
+/// [`s_log_exponents`] instead.
 pub fn s_exponents(i: u32) -> Vec<usize> {
-    (0..=i)
-        .filter(|&j| j & !i == 0)
-        .map(|j| 1usize << j)
+    s_log_exponents(i)
+        .into_iter()
+        .filter_map(|j| 1usize.checked_shl(j))
         .collect()
 }
 

@@ -323,3 +323,23 @@ fn inadmissible_parameters_are_typed_errors() {
     let _ = Tower::<16>(0);
     let _ = Tower::<8>(0);
 }
+
+#[test]
+fn representation_free_test_works_for_m128() {
+    // s_{m−l} has terms x^(2^j) with j up to 127 here: must not overflow.
+    let p = Poly::from_exponents(&[0, 1, 2, 7, 128]); // x^128 + x^7 + x^2 + x + 1 (GCM)
+    let r = is_admissible_minpoly(&p, 128, 10).expect("l < 64");
+    // It is irreducible of degree 128; admissible iff it divides s_118(y). Whatever the answer,
+    // the test below must agree with a direct computation of y^(2^j) mod P.
+    let mut z = Poly::monomial(1);
+    let mut pw = vec![z.clone()];
+    for _ in 0..118 {
+        z = z.square().rem(&p).expect("p ≠ 0");
+        pw.push(z.clone());
+    }
+    let mut s = Poly::zero();
+    for j in algebra::subspace::s_log_exponents(118) {
+        s.add_assign(&pw[j as usize]);
+    }
+    assert_eq!(r, s.is_zero() && p.gcd(&pw[64].add(&pw[0])).is_one());
+}

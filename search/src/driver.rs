@@ -1,0 +1,308 @@
+//! Running a chunked scan: shards, threads, checkpoints, progress.
+//!
+//! * Determinism: chunks are processed in batches in canonical index order; each batch runs on a
+//!   rayon pool (or on the current thread for `threads = 1`), the results are collected in chunk
+//!   order and merged. Since [`ChunkResult::merge`] keeps everything sorted by the total key, the
+//!   result does not depend on the thread count, the shard split or where a run was resumed.
+//! * Shards: shard `I/S` runs the chunks with index ≡ I (mod S) (round-robin, so every shard gets
+//!   a similar mix of cheap and expensive layers).
+//! * Checkpoints: after every batch the merged result and the set of finished chunks are written
+//!   atomically together with the run configuration; a restarted run with the same configuration
+//!   resumes from there, a different configuration is refused.
+//! * Progress: an indicatif bar with rate and ETA on stderr when stderr is a terminal.
+
+use crate::atomic::write_atomic;
+use crate::error::{Result, SearchError};
+use crate::params::Shard;
+use crate::scan::{Candidate, ChunkResult, ChunkSource};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Everything that determines the result of a scan (threads do not).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// Report schema version.
+    pub schema_version: u32,
+    /// Version of this tool.
+    pub tool_version: String,
+    /// "cantor" or "sparse-minpoly".
+    pub mode: String,
+    /// m.
+    pub m: u32,
+    /// l.
+    pub l: u32,
+    /// K of `--within` (Cantor mode; m − l when not restricted).
+    pub within: Option<u32>,
+    /// W of `--max-poly-weight` (sparse mode).
+    pub max_poly_weight: Option<u32>,
+    /// `--max-exp-popcount` (sparse mode).
+    pub max_exp_popcount: Option<u32>,
+    /// T.
+    pub top_limit: usize,
+    /// The shard this run covers.
+    pub shard: Option<Shard>,
+}
+
+/// How to run (does not affect the result).
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads (None: rayon's default).
+    pub threads: Option<usize>,
+    /// Checkpoint file.
+    pub checkpoint: Option<PathBuf>,
+    /// Show a progress bar (only honoured when stderr is a terminal).
+    pub progress: bool,
+    /// Test hook: stop with [`SearchError::Stopped`] after this many chunks of this run.
+    pub stop_after_chunks: Option<usize>,
+}
+
+/// Serialised candidate (u128 as hex).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct CandJson {
+    w: u32,
+    r: u32,
+    p: String,
+    c: Option<u64>,
+}
+
+impl CandJson {
+    fn from(c: &Candidate) -> Self {
+        CandJson {
+            w: c.weight,
+            r: c.residues,
+            p: format!("{:x}", c.p_low),
+            c: c.coords,
+        }
+    }
+    fn to(&self) -> Option<Candidate> {
+        Some(Candidate {
+            weight: self.w,
+            residues: self.r,
+            p_low: u128::from_str_radix(&self.p, 16).ok()?,
+            coords: self.c,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct CheckpointFile {
+    checkpoint_version: u32,
+    config: RunConfig,
+    chunk_count: usize,
+    done: Vec<usize>,
+    orbits: u64,
+    candidates: u64,
+    histogram: BTreeMap<u32, u64>,
+    best: Vec<CandJson>,
+    top: Vec<CandJson>,
+}
+
+const CHECKPOINT_VERSION: u32 = 1;
+
+fn save_checkpoint(
+    path: &Path,
+    config: &RunConfig,
+    chunk_count: usize,
+    done: &BTreeSet<usize>,
+    acc: &ChunkResult,
+) -> Result<()> {
+    let f = CheckpointFile {
+        checkpoint_version: CHECKPOINT_VERSION,
+        config: config.clone(),
+        chunk_count,
+        done: done.iter().copied().collect(),
+        orbits: acc.orbits,
+        candidates: acc.candidates,
+        histogram: acc.histogram.clone(),
+        best: acc.best.iter().map(CandJson::from).collect(),
+        top: acc.top.iter().map(CandJson::from).collect(),
+    };
+    let bytes = serde_json::to_vec(&f)?;
+    write_atomic(path, &bytes).map_err(|source| SearchError::Io {
+        action: "write checkpoint",
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn load_checkpoint(
+    path: &Path,
+    config: &RunConfig,
+    chunk_count: usize,
+) -> Result<Option<(BTreeSet<usize>, ChunkResult)>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(SearchError::Io {
+                action: "read checkpoint",
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let parse_err = |reason: String| SearchError::Parse {
+        path: path.to_path_buf(),
+        what: "a search checkpoint",
+        reason,
+    };
+    let f: CheckpointFile = serde_json::from_slice(&bytes).map_err(|e| parse_err(e.to_string()))?;
+    if f.checkpoint_version != CHECKPOINT_VERSION {
+        return Err(parse_err(format!(
+            "checkpoint version {} (expected {CHECKPOINT_VERSION})",
+            f.checkpoint_version
+        )));
+    }
+    if f.config != *config {
+        return Err(SearchError::CheckpointMismatch {
+            path: path.to_path_buf(),
+            detail: config_diff(&f.config, config),
+        });
+    }
+    if f.chunk_count != chunk_count || f.done.iter().any(|&i| i >= chunk_count) {
+        return Err(parse_err(format!(
+            "chunk count {} does not match this build's {chunk_count}",
+            f.chunk_count
+        )));
+    }
+    let fits = |c: &Candidate| config.m >= 128 || c.p_low >> config.m == 0;
+    let conv = |v: &[CandJson]| -> Result<Vec<Candidate>> {
+        v.iter()
+            .map(|c| {
+                c.to()
+                    .filter(fits)
+                    .ok_or_else(|| parse_err(format!("bad candidate {c:?}")))
+            })
+            .collect()
+    };
+    let acc = ChunkResult {
+        orbits: f.orbits,
+        candidates: f.candidates,
+        histogram: f.histogram,
+        best: conv(&f.best)?,
+        top: conv(&f.top)?,
+        top_limit: config.top_limit,
+    };
+    Ok(Some((f.done.into_iter().collect(), acc)))
+}
+
+/// Human-readable list of the fields in which two configurations differ.
+pub fn config_diff(a: &RunConfig, b: &RunConfig) -> String {
+    let va = serde_json::to_value(a).unwrap_or_default();
+    let vb = serde_json::to_value(b).unwrap_or_default();
+    let mut out = Vec::new();
+    if let (Some(oa), Some(ob)) = (va.as_object(), vb.as_object()) {
+        for (k, x) in oa {
+            let y = ob.get(k).cloned().unwrap_or_default();
+            if *x != y {
+                out.push(format!("{k}: file has {x}, this run has {y}"));
+            }
+        }
+    }
+    out.join("; ")
+}
+
+/// Run all chunks of this shard and return the merged result.
+pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> Result<ChunkResult> {
+    let count = source.chunk_count();
+    let (si, ss) = config
+        .shard
+        .map_or((0usize, 1usize), |s| (s.index as usize, s.count as usize));
+    let mine: Vec<usize> = (0..count).filter(|i| i % ss == si).collect();
+
+    let (mut done, mut acc) = match &opts.checkpoint {
+        Some(p) => load_checkpoint(p, config, count)?,
+        None => None,
+    }
+    .unwrap_or_else(|| (BTreeSet::new(), ChunkResult::new(config.top_limit)));
+    let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
+
+    let threads = opts
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .max(1);
+    let pool = if threads > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| SearchError::Internal(format!("thread pool: {e}")))?,
+        )
+    } else {
+        None
+    };
+
+    let bar = (opts.progress && std::io::stderr().is_terminal()).then(|| {
+        let b = indicatif::ProgressBar::new(mine.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} chunks  {per_sec}  elapsed {elapsed}  eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_position((mine.len() - todo.len()) as u64);
+        b.reset_eta();
+        b
+    });
+
+    let batch = (8 * threads).max(8);
+    let mut processed = 0usize;
+    let mut pos = 0usize;
+    while pos < todo.len() {
+        if opts.stop_after_chunks.is_some_and(|k| processed >= k) {
+            if let Some(b) = &bar {
+                b.abandon();
+            }
+            return Err(SearchError::Stopped { chunks: processed });
+        }
+        let mut end = (pos + batch).min(todo.len());
+        if let Some(k) = opts.stop_after_chunks {
+            end = end.min(pos + (k - processed));
+        }
+        let ids = &todo[pos..end];
+        let results: Vec<ChunkResult> = match &pool {
+            Some(p) => p.install(|| {
+                ids.par_iter()
+                    .map(|&i| source.run_chunk(i))
+                    .collect::<Result<Vec<_>>>()
+            })?,
+            None => ids
+                .iter()
+                .map(|&i| source.run_chunk(i))
+                .collect::<Result<Vec<_>>>()?,
+        };
+        for r in results {
+            acc.merge(r);
+        }
+        done.extend(ids.iter().copied());
+        processed += ids.len();
+        pos = end;
+        if let Some(p) = &opts.checkpoint {
+            save_checkpoint(p, config, count, &done, &acc)?;
+        }
+        if let Some(b) = &bar {
+            b.inc(ids.len() as u64);
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if let Some(p) = &opts.checkpoint {
+        // also for a run that had nothing left to do, so the file always reflects the final state
+        save_checkpoint(p, config, count, &done, &acc)?;
+    }
+    if config.shard.is_none() {
+        if let Some(want) = source.expected_orbits() {
+            if acc.orbits != want {
+                return Err(SearchError::Internal(format!(
+                    "scanned {} orbits, the formula (2^K − 2^(m/2))/m gives {want}",
+                    acc.orbits
+                )));
+            }
+        }
+    }
+    Ok(acc)
+}

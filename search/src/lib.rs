@@ -1,0 +1,28 @@
+//! # search: low-weight FAFFT moduli, CRT plans, plots and firmware export
+//!
+//! Library half of the `search` command-line tool (`src/main.rs` is a thin clap front end).
+//!
+//! The modulus search (`fafft-math.md` §8, §11.1, §15.2):
+//! [`params`] (fields, bases, hex, shards) → [`kernel`] (per-orbit minimal polynomial and wt(M)) →
+//! [`scan`] (chunked enumeration, mergeable results) → [`driver`] (threads, checkpoints,
+//! progress) → [`report`] (proof of the optima, JSON, merge of shards); [`single`] is the
+//! one-configuration report, [`sparse`] the representation-free admissibility test and
+//! enumeration of sparse minimal polynomials, [`moduli`] wires a scan together.
+
+pub mod atomic;
+pub mod codegen;
+pub mod cost;
+pub mod crt_plan;
+pub mod driver;
+pub mod error;
+pub mod export;
+pub mod kernel;
+pub mod moduli;
+pub mod params;
+pub mod plot;
+pub mod report;
+pub mod scan;
+pub mod single;
+pub mod sparse;
+
+pub use error::{Result, SearchError};

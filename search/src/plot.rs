@@ -1,0 +1,954 @@
+//! Plots: `search plot histogram | cost | breakdown` (plotters; SVG or PNG by the extension of
+//! `--out`, text with the embedded DejaVu Sans font, so no system fonts are needed).
+//!
+//! * `histogram`: the weights wt(M) over all admissible β for (m, l), from a moduli JSON
+//!   (`--input`, keys `m`, `l`, `orbits`, `min_weight`, `histogram` — an object
+//!   `{"weight": count}` or an array of `[weight, count]` pairs / `{weight, count}` objects) or
+//!   from the planner's own scan (`--m --l`, optionally saving the same JSON with `--data-out`).
+//! * `cost`: the β-dependent reconstruction cost (the sparse product `M·u` of §9.4, modelled
+//!   cycles) against wt(M) for every admissible orbit of the residue plan of n, with the published
+//!   moduli (artifact 165 / 199, Jang et al. 109 / 199) and the lightest found marked.
+//! * `breakdown`: stacked cost components of the preferred and the published plans of HQC-1/3/5,
+//!   from `search crt --json` outputs (`--input`, repeatable) or computed directly.
+//!
+//! Every plot can be regenerated from a JSON (`--data-out` writes it for the scan-based plots).
+//! Output files are written atomically (SVG via a string and `write_atomic`, PNG via a temporary
+//! file in the same directory and a rename).
+
+use crate::cost::{self, CostTable, SparseCount};
+use crate::crt_plan::{self, modulus_info, PlanConfig, ScanCache};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontStyle;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Errors of the plotting commands.
+#[derive(Debug, Error)]
+pub enum PlotError {
+    /// Input could not be read.
+    #[error("cannot read {path}: {msg}")]
+    Input { path: String, msg: String },
+    /// Output format unknown.
+    #[error("unsupported output {path}: use a .svg or .png file name")]
+    Format { path: String },
+    /// Drawing failed.
+    #[error("drawing failed: {0}")]
+    Draw(String),
+    /// Output could not be written.
+    #[error("cannot write {path}: {msg}")]
+    Write { path: String, msg: String },
+    /// Nothing to plot.
+    #[error("nothing to plot: {0}")]
+    Empty(String),
+    /// Planner error.
+    #[error(transparent)]
+    Crt(#[from] crt_plan::CrtError),
+    /// Cost error.
+    #[error(transparent)]
+    Cost(#[from] cost::CostError),
+}
+
+fn de<E: std::fmt::Debug>(e: E) -> PlotError {
+    PlotError::Draw(format!("{e:?}"))
+}
+
+/// Register the embedded DejaVu Sans as "sans-serif" (idempotent).
+pub fn register_fonts() -> Result<(), PlotError> {
+    use std::sync::OnceLock;
+    static DONE: OnceLock<bool> = OnceLock::new();
+    let ok = *DONE.get_or_init(|| {
+        plotters::style::register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+            .is_ok()
+            && plotters::style::register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold())
+                .is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError::Draw(
+            "cannot register the embedded DejaVu font".into(),
+        ))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data.
+
+/// Data of a weight histogram.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistData {
+    /// Field degree.
+    pub m: u32,
+    /// l.
+    pub l: u32,
+    /// Number of orbits.
+    pub orbits: u64,
+    /// Lightest weight.
+    pub min_weight: u32,
+    /// weight → count.
+    pub histogram: BTreeMap<u32, u64>,
+}
+
+/// Published weights to mark for (m, l) (`fafft-math.md` §8.4).
+pub fn published_marks(m: u32, l: u32) -> Vec<(u32, &'static str)> {
+    match (m, l) {
+        (32, 10) => vec![
+            (165, "artifact β 0x00103674 (ePrint 2026/739): 165"),
+            (109, "Jang et al. (β unpublished): 109"),
+            (501, "canonical β = v16: 501"),
+        ],
+        (32, 11) => vec![
+            (199, "artifact β 0x00103674; Jang et al.: minimal, 199"),
+            (473, "canonical β = v16: 473"),
+        ],
+        (32, 12) => vec![(821, "canonical β = v16 (HQC-5): 821")],
+        _ => Vec::new(),
+    }
+}
+
+/// Parse a moduli JSON into histogram data (tolerant about the histogram's form).
+pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
+    let p = path.display().to_string();
+    let err = |msg: String| PlotError::Input {
+        path: p.clone(),
+        msg,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
+    let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
+    let m = num("m").ok_or_else(|| err("missing integer `m`".into()))? as u32;
+    let l = num("l").ok_or_else(|| err("missing integer `l`".into()))? as u32;
+    let mut histogram = BTreeMap::new();
+    match v.get("histogram") {
+        Some(serde_json::Value::Object(o)) => {
+            for (k, c) in o {
+                let w: u32 = k
+                    .trim()
+                    .parse()
+                    .map_err(|_| err(format!("histogram key `{k}` is not a weight")))?;
+                let c = c
+                    .as_u64()
+                    .ok_or_else(|| err(format!("histogram count of {k} is not an integer")))?;
+                histogram.insert(w, c);
+            }
+        }
+        Some(serde_json::Value::Array(a)) => {
+            for e in a {
+                let (w, c) = match e {
+                    serde_json::Value::Array(pair) if pair.len() == 2 => {
+                        (pair[0].as_u64(), pair[1].as_u64())
+                    }
+                    serde_json::Value::Object(o) => (
+                        o.get("weight").and_then(|x| x.as_u64()),
+                        o.get("count").and_then(|x| x.as_u64()),
+                    ),
+                    _ => (None, None),
+                };
+                match (w, c) {
+                    (Some(w), Some(c)) => {
+                        histogram.insert(w as u32, c);
+                    }
+                    _ => return Err(err(format!("bad histogram entry {e}"))),
+                }
+            }
+        }
+        _ => return Err(err("missing `histogram` (object or array)".into())),
+    }
+    if histogram.is_empty() {
+        return Err(err("empty histogram".into()));
+    }
+    let orbits = num("orbits").unwrap_or_else(|| histogram.values().sum());
+    let min_weight = num("min_weight")
+        .map(|x| x as u32)
+        .or_else(|| histogram.keys().next().copied())
+        .unwrap_or(0);
+    Ok(HistData {
+        m,
+        l,
+        orbits,
+        min_weight,
+        histogram,
+    })
+}
+
+/// Histogram data from the planner's own scan.
+pub fn histogram_from_scan(m: u32, l: u32, cache: &ScanCache) -> Result<HistData, PlotError> {
+    let s = cache.get(m, l)?;
+    let mut histogram = BTreeMap::new();
+    for st in &s.stats {
+        *histogram.entry(st.weight).or_insert(0u64) += 1;
+    }
+    Ok(HistData {
+        m,
+        l,
+        orbits: s.orbits,
+        min_weight: histogram.keys().next().copied().unwrap_or(0),
+        histogram,
+    })
+}
+
+/// Data of the cost-versus-weight plot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostData {
+    /// n.
+    pub n: u64,
+    /// m.
+    pub m: u32,
+    /// l.
+    pub l: u32,
+    /// c.
+    pub c: u64,
+    /// Cycle table name.
+    pub table: String,
+    /// Cost-model version.
+    pub cost_model_version: String,
+    /// weight → (min cycles, max cycles, orbits).
+    pub by_weight: BTreeMap<u32, (f64, f64, u64)>,
+    /// Marked points: (weight, cycles or NaN for a weight-only mark, label).
+    pub marks: Vec<(u32, f64, String)>,
+}
+
+fn sparse_cycles(weight: u32, cnt0: u32, occ_nz: u32, words: u64, t: &CostTable) -> f64 {
+    let w = weight as u64;
+    let sc = SparseCount {
+        word_xors: w * words + (w - cnt0 as u64),
+        shift_merges: occ_nz as u64 * (words + 1),
+    };
+    cost::sparse_ops(sc).cycles(t)
+}
+
+/// The residue plan's l and c for n (published c for the HQC sizes, else c rounded to 1024).
+pub fn default_l_c(n: u64, m: u32) -> Option<(u32, u64)> {
+    let need = 2 * n - 1;
+    let l_single = (1..m / 2).find(|&l| ((m as u64) << l) >= need)?;
+    let l = l_single.checked_sub(1)?;
+    let nb = (m as u64) << l;
+    if let Some(p) = crt_plan::PUBLISHED
+        .iter()
+        .find(|p| p.n == n && p.l == l && m == 32 && p.c > 0)
+    {
+        return Some((l, p.c));
+    }
+    Some((l, (need - nb).div_ceil(1024) * 1024))
+}
+
+/// Compute the cost-versus-weight data.
+pub fn cost_data(
+    n: u64,
+    m: u32,
+    l: u32,
+    c: u64,
+    table: &CostTable,
+    cache: &ScanCache,
+) -> Result<CostData, PlotError> {
+    let s = cache.get(m, l)?;
+    let words = c.div_ceil(32);
+    let mut by_weight: BTreeMap<u32, (f64, f64, u64)> = BTreeMap::new();
+    for st in &s.stats {
+        let y = sparse_cycles(st.weight, st.cnt0, st.occupied_nonzero, words, table);
+        let e = by_weight.entry(st.weight).or_insert((y, y, 0));
+        e.0 = e.0.min(y);
+        e.1 = e.1.max(y);
+        e.2 += 1;
+    }
+    let mut marks = Vec::new();
+    if let Some(best) = s.top.first() {
+        let cnt = best.cnt_array();
+        let y = cost::sparse_ops(cost::sparse_count(&cnt, words)).cycles(table);
+        marks.push((
+            best.weight,
+            y,
+            format!(
+                "lightest found: β = {:#010x}, wt {}",
+                best.beta, best.weight
+            ),
+        ));
+    }
+    for (w, label) in published_marks(m, l) {
+        let beta = match (m, l, w) {
+            (32, 10, 165) | (32, 11, 199) => Some(0x0010_3674u32),
+            (32, 12, 821) => Some(0x0001_2f9a),
+            _ => None,
+        };
+        let y = match beta {
+            Some(b) => {
+                let md = modulus_info(m, l, b)?;
+                cost::sparse_ops(cost::sparse_count(&md.cnt_array(), words)).cycles(table)
+            }
+            None => f64::NAN,
+        };
+        marks.push((w, y, label.to_string()));
+    }
+    Ok(CostData {
+        n,
+        m,
+        l,
+        c,
+        table: table.name.clone(),
+        cost_model_version: cost::COST_MODEL_VERSION.into(),
+        by_weight,
+        marks,
+    })
+}
+
+/// One stacked bar of the breakdown plot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bar {
+    /// Short x label.
+    pub label: String,
+    /// Plan description.
+    pub plan: String,
+    /// (component, cycles) in the fixed order of `Breakdown::parts`.
+    pub parts: Vec<(String, f64)>,
+}
+
+/// Bars of the preferred and published plans from a `search crt --json` report.
+pub fn bars_from_report(v: &serde_json::Value) -> Result<Vec<Bar>, PlotError> {
+    let err = |m: &str| PlotError::Input {
+        path: "crt report".into(),
+        msg: m.into(),
+    };
+    let n = v
+        .get("n")
+        .and_then(|x| x.as_u64())
+        .ok_or_else(|| err("missing n"))?;
+    let level = crt_plan::PUBLISHED
+        .iter()
+        .find(|p| p.n == n)
+        .map(|p| p.level.to_string())
+        .unwrap_or_else(|| format!("n = {n}"));
+    let plans = v
+        .get("plans")
+        .and_then(|x| x.as_array())
+        .ok_or_else(|| err("missing plans"))?;
+    let bar_of = |p: &serde_json::Value, tag: &str| -> Bar {
+        let parts = [
+            "forward",
+            "pointwise",
+            "inverse",
+            "residue",
+            "reconstruction",
+        ]
+        .iter()
+        .map(|k| {
+            (
+                k.to_string(),
+                p["cost"][*k]["cycles"].as_f64().unwrap_or(0.0),
+            )
+        })
+        .collect();
+        let w = p["transforms"][0]["weight"].as_u64().unwrap_or(0);
+        Bar {
+            label: format!("{level} {tag}"),
+            plan: format!("{} (wt {w})", p["label"].as_str().unwrap_or("?")),
+            parts,
+        }
+    };
+    let mut bars = Vec::new();
+    let best = plans.first().ok_or_else(|| err("no plans"))?;
+    let best_is_pub = !best["published"].is_null();
+    bars.push(bar_of(
+        best,
+        if best_is_pub {
+            "best = published"
+        } else {
+            "best"
+        },
+    ));
+    if !best_is_pub {
+        if let Some(p) = plans.iter().find(|p| !p["published"].is_null()) {
+            let rank = p["rank"].as_u64().unwrap_or(0);
+            bars.push(bar_of(p, &format!("published (rank {rank})")));
+        }
+    }
+    Ok(bars)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing.
+
+const MARK_COLORS: [RGBColor; 4] = [
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+];
+
+const PART_COLORS: [RGBColor; 5] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+];
+
+fn draw_hist<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &HistData,
+) -> Result<(), PlotError> {
+    root.fill(&WHITE).map_err(de)?;
+    let wmin = *d.histogram.keys().next().unwrap_or(&0);
+    let wmax = *d.histogram.keys().last().unwrap_or(&1);
+    let span = (wmax - wmin + 1).max(1);
+    let bin = span.div_ceil(120).max(1);
+    let mut bins: BTreeMap<u32, u64> = BTreeMap::new();
+    for (&w, &c) in &d.histogram {
+        *bins.entry(wmin + (w - wmin) / bin * bin).or_insert(0) += c;
+    }
+    let ymax = bins.values().copied().max().unwrap_or(1) as f64 * 8.0;
+    let x0 = wmin.saturating_sub(bin * 2) as f64;
+    let x1 = (wmax + bin * 2) as f64;
+    let title = format!(
+        "wt(M) over all {} admissible Frobenius orbits, m = {}, l = {} (N = {})",
+        d.orbits,
+        d.m,
+        d.l,
+        (d.m as u64) << d.l
+    );
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 22))
+        .margin(20)
+        .x_label_area_size(55)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x0..x1, (0.8f64..ymax).log_scale())
+        .map_err(de)?;
+    chart
+        .configure_mesh()
+        .x_desc("modulus weight wt(M) (number of terms)")
+        .y_desc(if bin > 1 {
+            format!("orbits per bin of {bin} weights (log scale)")
+        } else {
+            "orbits (log scale)".to_string()
+        })
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .axis_desc_style(("sans-serif", 18))
+        .label_style(("sans-serif", 15))
+        .draw()
+        .map_err(de)?;
+    chart
+        .draw_series(bins.iter().map(|(&w, &c)| {
+            Rectangle::new(
+                [(w as f64, 0.8), ((w + bin) as f64, c as f64)],
+                RGBColor(31, 119, 180).mix(0.75).filled(),
+            )
+        }))
+        .map_err(de)?
+        .label(format!("orbits (bin width {bin})"))
+        .legend(|(x, y)| {
+            Rectangle::new(
+                [(x, y - 5), (x + 14, y + 5)],
+                RGBColor(31, 119, 180).filled(),
+            )
+        });
+    let mut marks: Vec<(u32, String, RGBColor)> = vec![(
+        d.min_weight,
+        format!("lightest found: {}", d.min_weight),
+        RGBColor(44, 160, 44),
+    )];
+    for (i, (w, label)) in published_marks(d.m, d.l).into_iter().enumerate() {
+        marks.push((
+            w,
+            label.to_string(),
+            MARK_COLORS[(i + 1) % MARK_COLORS.len()],
+        ));
+    }
+    for (i, (w, label, color)) in marks.into_iter().enumerate() {
+        let x = w as f64 + 0.5;
+        // the lightest mark is wider, so a published mark at the same weight stays visible
+        let style = ShapeStyle::from(color).stroke_width(if i == 0 { 6 } else { 2 });
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(x, 0.8), (x, ymax)],
+                style,
+            )))
+            .map_err(de)?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 16))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(de)?;
+    root.present().map_err(de)?;
+    Ok(())
+}
+
+fn draw_cost<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &CostData,
+) -> Result<(), PlotError> {
+    root.fill(&WHITE).map_err(de)?;
+    let wmin = *d.by_weight.keys().next().unwrap_or(&0);
+    let wmax = *d.by_weight.keys().last().unwrap_or(&1);
+    let ymax = d
+        .by_weight
+        .values()
+        .map(|v| v.1)
+        .fold(0.0f64, f64::max)
+        .max(1.0)
+        * 1.08;
+    let title = format!(
+        "Sparse reconstruction M·u vs wt(M): n = {}, N = {} (l = {}), c = {}, all {} orbits",
+        d.n,
+        (d.m as u64) << d.l,
+        d.l,
+        d.c,
+        d.by_weight.values().map(|v| v.2).sum::<u64>()
+    );
+    let x0 = wmin.saturating_sub(20) as f64;
+    let x1 = (wmax + 20) as f64;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 21))
+        .margin(20)
+        .x_label_area_size(55)
+        .y_label_area_size(95)
+        .build_cartesian_2d(x0..x1, 0.0..ymax / 1000.0)
+        .map_err(de)?;
+    chart
+        .configure_mesh()
+        .x_desc("modulus weight wt(M) (number of terms)")
+        .y_desc(format!(
+            "modelled Cortex-M4 kcycles of M·u ({}, model {})",
+            d.table, d.cost_model_version
+        ))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .axis_desc_style(("sans-serif", 17))
+        .label_style(("sans-serif", 15))
+        .draw()
+        .map_err(de)?;
+    let band = RGBColor(31, 119, 180);
+    chart
+        .draw_series(d.by_weight.iter().map(|(&w, &(lo, hi, _))| {
+            Rectangle::new(
+                [
+                    (w as f64 - 0.5, lo / 1000.0),
+                    (w as f64 + 0.5, hi / 1000.0 + ymax / 1000.0 / 250.0),
+                ],
+                band.mix(0.6).filled(),
+            )
+        }))
+        .map_err(de)?
+        .label("range over the orbits of each weight")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], band.filled()));
+    for (i, (w, y, label)) in d.marks.iter().enumerate() {
+        let color = MARK_COLORS[i % MARK_COLORS.len()];
+        let x = *w as f64;
+        let style = ShapeStyle::from(color).stroke_width(2);
+        if y.is_finite() && i == 0 {
+            // lightest found: a ring, so that a published modulus at the same point stays visible
+            let ring = ShapeStyle::from(color).stroke_width(3);
+            chart
+                .draw_series(std::iter::once(Circle::new((x, y / 1000.0), 12, ring)))
+                .map_err(de)?
+                .label(format!("{label} ({:.0} kcycles)", y / 1000.0))
+                .legend(move |(x, y)| Circle::new((x + 7, y), 6, ring));
+        } else if y.is_finite() {
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (x, y / 1000.0),
+                    7,
+                    style.filled(),
+                )))
+                .map_err(de)?
+                .label(format!("{label} ({:.0} kcycles)", y / 1000.0))
+                .legend(move |(x, y)| Circle::new((x + 7, y), 5, style.filled()));
+        } else {
+            let range = d
+                .by_weight
+                .get(w)
+                .map(|v| {
+                    format!(
+                        " ({:.0}–{:.0} kcycles over its weight class)",
+                        v.0 / 1000.0,
+                        v.1 / 1000.0
+                    )
+                })
+                .unwrap_or_default();
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x, 0.0), (x, ymax / 1000.0)],
+                    style,
+                )))
+                .map_err(de)?
+                .label(format!("{label}{range}"))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style));
+        }
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 15))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(de)?;
+    root.present().map_err(de)?;
+    Ok(())
+}
+
+fn draw_breakdown<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    bars: &[Bar],
+    table: &str,
+) -> Result<(), PlotError> {
+    root.fill(&WHITE).map_err(de)?;
+    let k = bars.len();
+    let ymax = bars
+        .iter()
+        .map(|b| b.parts.iter().map(|p| p.1).sum::<f64>())
+        .fold(0.0f64, f64::max)
+        * 1.18
+        / 1e6;
+    let title = format!(
+        "Modelled cost of one n×n product, preferred vs published plans (m = 32, {}, model {})",
+        table,
+        cost::COST_MODEL_VERSION
+    );
+    let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+    let fmt = move |x: &f64| -> String {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
+            labels[i as usize].clone()
+        } else {
+            String::new()
+        }
+    };
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 20))
+        .margin(20)
+        .x_label_area_size(55)
+        .y_label_area_size(80)
+        .build_cartesian_2d(-0.6f64..(k as f64 - 0.4), 0.0..ymax.max(0.1))
+        .map_err(de)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(k * 4 + 1)
+        .x_label_formatter(&fmt)
+        .x_desc("HQC level and plan")
+        .y_desc("modelled Cortex-M4 Mcycles")
+        .axis_desc_style(("sans-serif", 17))
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(de)?;
+    let names = [
+        "forward",
+        "pointwise",
+        "inverse",
+        "residue",
+        "reconstruction",
+    ];
+    for (pi, name) in names.iter().enumerate() {
+        let color = PART_COLORS[pi];
+        let rects: Vec<Rectangle<(f64, f64)>> = bars
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let base: f64 = b.parts.iter().take(pi).map(|p| p.1).sum::<f64>() / 1e6;
+                let h = b.parts.get(pi).map(|p| p.1).unwrap_or(0.0) / 1e6;
+                (h > 0.0).then(|| {
+                    Rectangle::new(
+                        [(i as f64 - 0.35, base), (i as f64 + 0.35, base + h)],
+                        color.filled(),
+                    )
+                })
+            })
+            .collect();
+        chart
+            .draw_series(rects)
+            .map_err(de)?
+            .label(
+                format!("{name} transforms")
+                    .replace("pointwise transforms", "pointwise products")
+                    .replace("residue transforms", "residue product")
+                    .replace("reconstruction transforms", "CRT reconstruction"),
+            )
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.filled()));
+    }
+    for (i, b) in bars.iter().enumerate() {
+        let total: f64 = b.parts.iter().map(|p| p.1).sum::<f64>() / 1e6;
+        let style = TextStyle::from(("sans-serif", 13).into_font())
+            .pos(Pos::new(HPos::Center, VPos::Bottom));
+        chart
+            .draw_series([
+                Text::new(
+                    b.plan.clone(),
+                    (i as f64, total + ymax * 0.045),
+                    style.clone(),
+                ),
+                Text::new(
+                    format!("{total:.2} Mcycles"),
+                    (i as f64, total + ymax * 0.01),
+                    style.clone(),
+                ),
+            ])
+            .map_err(de)?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 15))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(de)?;
+    root.present().map_err(de)?;
+    Ok(())
+}
+
+/// What to draw.
+pub enum Figure<'a> {
+    /// Weight histogram.
+    Hist(&'a HistData),
+    /// Cost against weight.
+    Cost(&'a CostData),
+    /// Stacked breakdown (bars, table name).
+    Breakdown(&'a [Bar], &'a str),
+}
+
+fn draw_any<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Figure,
+) -> Result<(), PlotError> {
+    match f {
+        Figure::Hist(d) => draw_hist(root, d),
+        Figure::Cost(d) => draw_cost(root, d),
+        Figure::Breakdown(b, t) => draw_breakdown(root, b, t),
+    }
+}
+
+fn draw_png(path: &Path, fig: &Figure) -> Result<(), PlotError> {
+    let root = BitMapBackend::new(path, SIZE).into_drawing_area();
+    draw_any(&root, fig)
+}
+
+/// Plot size in pixels.
+pub const SIZE: (u32, u32) = (1200, 700);
+
+/// Render a figure to `out` (.svg or .png), atomically.
+pub fn save(fig: &Figure, out: &Path) -> Result<(), PlotError> {
+    register_fonts()?;
+    let ps = out.display().to_string();
+    let ext = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| PlotError::Write {
+            path: ps.clone(),
+            msg: e.to_string(),
+        })?;
+    }
+    match ext.as_str() {
+        "svg" => {
+            let mut s = String::new();
+            {
+                let root = SVGBackend::with_string(&mut s, SIZE).into_drawing_area();
+                draw_any(&root, fig)?;
+            }
+            crate::atomic::write_atomic(out, s.as_bytes()).map_err(|e| PlotError::Write {
+                path: ps,
+                msg: e.to_string(),
+            })
+        }
+        "png" => {
+            let name = out
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "plot.png".into());
+            let tmp = out.with_file_name(format!(".{name}.tmp-{}.png", std::process::id()));
+            let r = draw_png(&tmp, fig);
+            if let Err(e) = r {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
+            std::fs::rename(&tmp, out).map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                PlotError::Write {
+                    path: ps,
+                    msg: e.to_string(),
+                }
+            })
+        }
+        _ => Err(PlotError::Format { path: ps }),
+    }
+}
+
+fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<(), PlotError> {
+    let s = serde_json::to_string_pretty(v).map_err(|e| PlotError::Write {
+        path: path.display().to_string(),
+        msg: e.to_string(),
+    })? + "\n";
+    crate::atomic::write_atomic(path, s.as_bytes()).map_err(|e| PlotError::Write {
+        path: path.display().to_string(),
+        msg: e.to_string(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI.
+
+/// Arguments of `search plot`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlotArgs {
+    /// Which plot.
+    #[command(subcommand)]
+    pub kind: PlotKind,
+}
+
+/// The plots.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum PlotKind {
+    /// Histogram of wt(M) over all admissible β for (m, l).
+    Histogram {
+        /// Moduli JSON of `search moduli` (keys m, l, orbits, min_weight, histogram).
+        #[arg(long)]
+        input: Option<PathBuf>,
+        /// Scan this m instead of reading --input.
+        #[arg(long, default_value_t = 32)]
+        m: u32,
+        /// Scan this l instead of reading --input.
+        #[arg(long)]
+        l: Option<u32>,
+        /// Also write the plotted data as JSON.
+        #[arg(long)]
+        data_out: Option<PathBuf>,
+        /// Output .svg or .png.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Sparse reconstruction cost against wt(M) for the residue plan of n.
+    Cost {
+        /// Operand length n.
+        #[arg(long)]
+        n: u64,
+        /// Field degree.
+        #[arg(long, default_value_t = 32)]
+        m: u32,
+        /// Transform parameter (default: the residue plan's l).
+        #[arg(long)]
+        l: Option<u32>,
+        /// Residue size c (default: published c, else c_min rounded up to 1024).
+        #[arg(long)]
+        c: Option<u64>,
+        /// Cycle table JSON.
+        #[arg(long)]
+        cost_table: Option<PathBuf>,
+        /// Also write the plotted data as JSON.
+        #[arg(long)]
+        data_out: Option<PathBuf>,
+        /// Output .svg or .png.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Stacked cost breakdown of the preferred and published plans.
+    Breakdown {
+        /// `search crt --json` outputs (repeatable); default: compute HQC-1/3/5 directly.
+        #[arg(long)]
+        input: Vec<PathBuf>,
+        /// Cycle table JSON (when computing directly).
+        #[arg(long)]
+        cost_table: Option<PathBuf>,
+        /// Output .svg or .png.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+/// Run `search plot`.
+pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
+    let cache = ScanCache::new();
+    match &args.kind {
+        PlotKind::Histogram {
+            input,
+            m,
+            l,
+            data_out,
+            out,
+        } => {
+            let d = match (input, l) {
+                (Some(p), _) => parse_histogram(p)?,
+                (None, Some(l)) => histogram_from_scan(*m, *l, &cache)?,
+                (None, None) => {
+                    return Err(PlotError::Empty("give --input FILE or --l L (scan)".into()).into())
+                }
+            };
+            if let Some(p) = data_out {
+                write_json(p, &d)?;
+            }
+            save(&Figure::Hist(&d), out)?;
+        }
+        PlotKind::Cost {
+            n,
+            m,
+            l,
+            c,
+            cost_table,
+            data_out,
+            out,
+        } => {
+            let table = match cost_table {
+                Some(p) => CostTable::from_json_file(p)?,
+                None => CostTable::default(),
+            };
+            let (dl, dc) = default_l_c(*n, *m).ok_or_else(|| {
+                PlotError::Empty(format!("n = {n} has no residue plan for m = {m}"))
+            })?;
+            let d = cost_data(*n, *m, l.unwrap_or(dl), c.unwrap_or(dc), &table, &cache)?;
+            if let Some(p) = data_out {
+                write_json(p, &d)?;
+            }
+            save(&Figure::Cost(&d), out)?;
+        }
+        PlotKind::Breakdown {
+            input,
+            cost_table,
+            out,
+        } => {
+            let mut bars = Vec::new();
+            let mut table_name = CostTable::default().name;
+            if input.is_empty() {
+                let mut cfg = PlanConfig::new(32);
+                if let Some(p) = cost_table {
+                    cfg.table = CostTable::from_json_file(p)?;
+                }
+                table_name = cfg.table.name.clone();
+                for pb in crt_plan::PUBLISHED {
+                    let r = crt_plan::plan(pb.n, &cfg, &cache)?;
+                    bars.extend(bars_from_report(&serde_json::to_value(&r)?)?);
+                }
+            } else {
+                for p in input {
+                    let text = std::fs::read_to_string(p).map_err(|e| PlotError::Input {
+                        path: p.display().to_string(),
+                        msg: e.to_string(),
+                    })?;
+                    let v: serde_json::Value =
+                        serde_json::from_str(&text).map_err(|e| PlotError::Input {
+                            path: p.display().to_string(),
+                            msg: e.to_string(),
+                        })?;
+                    if let Some(t) = v["cost_table"]["name"].as_str() {
+                        table_name = t.to_string();
+                    }
+                    bars.extend(bars_from_report(&v)?);
+                }
+            }
+            if bars.is_empty() {
+                return Err(PlotError::Empty("no plans in the inputs".into()).into());
+            }
+            save(&Figure::Breakdown(&bars, &table_name), out)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,574 @@
+//! JSON reports of `search moduli` and `search merge`: the search space (exact sizes with
+//! `num-bigint`), the verified optima, the T lightest moduli and the weight histogram.
+//!
+//! Every modulus written into `best` or `top` is proven first (`fafft-math.md` §8.1 check 2):
+//! Cantor-mode entries by running the FAFFT for β as a black box and comparing with
+//! `P(s_l(x))`; sparse-mode entries by the independent `algebra::modulus::is_admissible_minpoly`
+//! (for `m − l ≥ 64`, where that function's `usize` exponents overflow, by
+//! [`crate::sparse::admissible_poly`]) and direct composition, plus (m ≤ 64) a root β of P found
+//! in the field and the same FAFFT run.
+
+use crate::driver::RunConfig;
+use crate::error::{Result, SearchError};
+use crate::kernel::{exponents_of, Scorer};
+use crate::params::{hex_elem, hex_poly, parse_hex_poly, FieldCtx, Shard};
+use crate::scan::{Candidate, ChunkResult, ORDER};
+use algebra::gf2x::Poly;
+use algebra::modulus::{is_admissible_minpoly, modulus_from_minpoly, residues_mod_32};
+use num_bigint::BigUint;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Version of the JSON layout written by this tool.
+pub const SCHEMA_VERSION: u32 = 1;
+/// Version of this tool (the crate version).
+pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Largest log2 N for which sparse-mode entries are also proven by running the FAFFT.
+pub const MAX_FAFFT_LOG_N: u32 = 20;
+
+/// Size of the admissible space and of the part a run covered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Space {
+    /// Exact number of admissible Frobenius orbits, `(2^{m−l} − 2^{m/2})/m`, in decimal.
+    pub admissible_orbits: String,
+    /// The formula with m and l filled in.
+    pub admissible_formula: String,
+    /// What was enumerated.
+    pub scanned: String,
+    /// Number of admissible orbits this run saw, in decimal.
+    pub scanned_orbits: String,
+    /// "exhaustive", an exact fraction, or why the result is not exhaustive.
+    pub covered: String,
+}
+
+/// One verified modulus.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// β as a field element in the report's basis (null when m has no field representation).
+    pub beta: Option<String>,
+    /// Cantor coordinates of β (the orbit minimum).
+    pub beta_coords: Option<String>,
+    /// P = minimal polynomial of β, as a hex integer (bit i = y^i).
+    pub p: String,
+    /// Exponents of P, ascending.
+    pub minpoly_exponents: Vec<usize>,
+    /// wt(M), M = P(s_l(x)).
+    pub weight: u32,
+    /// Number of occupied residues e mod 32 over the exponents of M.
+    pub residues_mod_32: u32,
+    /// The modulus was proven before it was written.
+    pub verified: bool,
+    /// How: "fafft" (black-box extraction from the FAFFT of β) or "representation-free".
+    pub verified_by: String,
+}
+
+/// The report of `search moduli` (and of `search merge`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScanReport {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// [`TOOL_VERSION`].
+    pub tool_version: String,
+    /// "cantor" (enumerate β by Cantor coordinates) or "sparse-minpoly" (enumerate sparse P).
+    pub mode: String,
+    /// m.
+    pub m: u32,
+    /// l.
+    pub l: u32,
+    /// N = m·2^l = deg M.
+    pub n: u64,
+    /// Field representation and Cantor basis (null for m = 128).
+    pub basis: Option<String>,
+    /// K: β ∈ V_K \ V_{m/2} (Cantor mode).
+    pub within: Option<u32>,
+    /// W (sparse mode).
+    pub max_poly_weight: Option<u32>,
+    /// Exponent popcount limit (sparse mode).
+    pub max_exp_popcount: Option<u32>,
+    /// T.
+    pub top_limit: usize,
+    /// Number of admissible orbits scanned.
+    pub orbits: u64,
+    /// Number of candidates tested (Cantor coordinates or polynomials).
+    pub candidates: u64,
+    /// Space sizes.
+    pub space: Space,
+    /// [`ORDER`].
+    pub order: String,
+    /// How entries were proven.
+    pub verification: String,
+    /// Lightest wt(M).
+    pub min_weight: Option<u32>,
+    /// Every orbit attaining `min_weight`, in the total order.
+    pub best: Vec<Entry>,
+    /// The T lightest in the total order.
+    pub top: Vec<Entry>,
+    /// wt(M) → number of orbits.
+    pub histogram: BTreeMap<u32, u64>,
+    /// Present only in shard outputs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+fn pow2(e: u32) -> BigUint {
+    BigUint::from(1u8) << e
+}
+
+fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
+    let (mut a, mut b) = (a.clone(), b.clone());
+    while b != BigUint::from(0u8) {
+        let r = &a % &b;
+        a = b;
+        b = r;
+    }
+    a
+}
+
+/// `(2^{hi} − 2^{m/2})/m`: the number of Frobenius orbits in `V_hi \ V_{m/2}`.
+pub fn orbit_count(m: u32, hi: u32) -> BigUint {
+    (pow2(hi) - pow2(m / 2)) / BigUint::from(m)
+}
+
+fn space(cfg: &RunConfig, acc: &ChunkResult) -> Space {
+    let (m, l) = (cfg.m, cfg.l);
+    let total = orbit_count(m, m - l);
+    let shard_note = cfg.shard.map(|s| {
+        format!(
+            "partial: shard {}/{} of the run (merge all {} shards with `search merge` for the complete result)",
+            s.index, s.count, s.count
+        )
+    });
+    let (scanned, covered) = if cfg.mode == "cantor" {
+        let k = cfg.within.unwrap_or(m - l);
+        let scanned = format!(
+            "beta in V_{k} \\ V_{}: Cantor coordinates [2^{}, 2^{k}), one representative (the orbit minimum) per Frobenius orbit",
+            m / 2,
+            m / 2
+        );
+        let covered = shard_note.unwrap_or_else(|| {
+            if k == m - l {
+                "exhaustive".to_string()
+            } else {
+                let part = orbit_count(m, k);
+                let g = gcd(&part, &total);
+                format!(
+                    "restricted range, NOT exhaustive: {}/{} of the admissible orbits ({part} of {total}); the full range is V_{}",
+                    &part / &g,
+                    &total / &g,
+                    m - l
+                )
+            }
+        });
+        (scanned, covered)
+    } else {
+        let w = cfg.max_poly_weight.unwrap_or(0);
+        let exps = match cfg.max_exp_popcount {
+            Some(k) => format!("exponents in 1..{} with popcount <= {k}", m - 1),
+            None => format!("exponents in 1..{}", m - 1),
+        };
+        let scanned = format!(
+            "degree-{m} P = y^{m} + ... + 1 of odd weight <= {w} (middle {exps}), {} polynomials, kept iff P | s_{}(y) and gcd(P, y^(2^{}) + y) = 1",
+            acc.candidates,
+            m - l,
+            m / 2
+        );
+        let covered = shard_note.unwrap_or_else(|| {
+            format!(
+                "non-exhaustive: the {} admissible orbits whose minimal polynomial has weight <= {w} (of {total} admissible orbits); lighter moduli with denser P are not excluded",
+                acc.orbits
+            )
+        });
+        (scanned, covered)
+    };
+    Space {
+        admissible_orbits: total.to_string(),
+        admissible_formula: format!("(2^(m-l) - 2^(m/2))/m = (2^{} - 2^{})/{m}", m - l, m / 2),
+        scanned,
+        scanned_orbits: acc.orbits.to_string(),
+        covered,
+    }
+}
+
+fn verification_note(cfg: &RunConfig) -> String {
+    let log_n = cfg.m.trailing_zeros() + cfg.l;
+    if cfg.mode == "cantor" {
+        "every entry of best and top: FAFFT plan for beta run as a black box (x^u * x^w, u + w = N) reproduces M = P(s_l(x)); P re-derived by algebra::minpoly".into()
+    } else if cfg.m <= 64 && log_n <= MAX_FAFFT_LOG_N {
+        "every entry of best and top: algebra::modulus::is_admissible_minpoly and direct composition P(s_l(x)); beta = root of P with the smallest Cantor coordinates, and its FAFFT run as a black box reproduces M".into()
+    } else {
+        "every entry of best and top: representation-free only (P | s_(m-l)(y) and gcd(P, y^(2^(m/2)) + y) = 1 recomputed by algebra::modulus::is_admissible_minpoly, or for m - l >= 64 with algebra::gf2x::Poly arithmetic, independently of the scan's Barrett kernel; M by direct composition P(s_l(x))); no FAFFT was run".into()
+    }
+}
+
+fn verify(
+    cfg: &RunConfig,
+    ctx: Option<&dyn FieldCtx>,
+    scorer: &Scorer,
+    c: &Candidate,
+) -> Result<Entry> {
+    let (m, l) = (cfg.m, cfg.l);
+    let exps = exponents_of(c.p_low, m);
+    let p = Poly::from_exponents(&exps);
+    let p_hex = hex_poly(c.p_low, m);
+    let m_tab = scorer.modulus(c.p_low);
+    let fail = |beta: String, detail: String| SearchError::VerificationFailed {
+        beta,
+        p: p_hex.clone(),
+        detail,
+    };
+    if m_tab.weight() != c.weight as usize || residues_mod_32(&m_tab).0 != c.residues as usize {
+        return Err(fail(
+            "-".into(),
+            format!(
+                "recomputed weight {} / residues {} differ from the scan's {} / {}",
+                m_tab.weight(),
+                residues_mod_32(&m_tab).0,
+                c.weight,
+                c.residues
+            ),
+        ));
+    }
+    let log_n = m.trailing_zeros() + l;
+    let mut verified_by = "representation-free".to_string();
+    let (beta, coords) = match (ctx, c.coords) {
+        (Some(ctx), Some(coords)) => {
+            // Cantor mode: β from its coordinates.
+            let beta = ctx.element(coords);
+            let bh = hex_elem(beta, m);
+            ctx.check_admissible(l, beta)
+                .map_err(|e| fail(bh.clone(), e.to_string()))?;
+            let pm = ctx
+                .minpoly(beta)
+                .map_err(|e| fail(bh.clone(), e.to_string()))?;
+            if pm != p {
+                return Err(fail(bh, "algebra::minpoly gives another P".into()));
+            }
+            (Some(beta), Some(coords))
+        }
+        (ctx, None) => {
+            // Sparse mode: representation-free proof, then a root if there is a field.
+            let ok = if m - l < 64 {
+                is_admissible_minpoly(&p, m, l)
+            } else {
+                crate::sparse::admissible_poly(&p, m, l)
+            }
+            .map_err(|e| fail("-".into(), e.to_string()))?;
+            if !ok {
+                return Err(fail("-".into(), "is_admissible_minpoly rejects P".into()));
+            }
+            if modulus_from_minpoly(&p, l) != m_tab {
+                return Err(fail(
+                    "-".into(),
+                    "direct composition P(s_l(x)) differs".into(),
+                ));
+            }
+            match ctx {
+                Some(ctx) => {
+                    let beta = ctx
+                        .min_root(&exps)
+                        .map_err(|e| fail("-".into(), e.to_string()))?;
+                    let bh = hex_elem(beta, m);
+                    ctx.check_admissible(l, beta)
+                        .map_err(|e| fail(bh.clone(), e.to_string()))?;
+                    if ctx.minpoly(beta).ok().as_ref() != Some(&p) {
+                        return Err(fail(
+                            bh,
+                            "the root found does not have minimal polynomial P".into(),
+                        ));
+                    }
+                    (Some(beta), Some(ctx.coords(beta)))
+                }
+                None => (None, None),
+            }
+        }
+        (None, Some(_)) => {
+            return Err(SearchError::Internal(
+                "Cantor candidate without a field".into(),
+            ))
+        }
+    };
+    if let (Some(ctx), Some(beta)) = (ctx, beta) {
+        if cfg.mode == "cantor" || log_n <= MAX_FAFFT_LOG_N {
+            let bh = hex_elem(beta, m);
+            let m_ext = ctx
+                .fafft_modulus(l, beta)
+                .map_err(|e| fail(bh.clone(), e.to_string()))?;
+            if m_ext != m_tab {
+                return Err(fail(
+                    bh,
+                    format!(
+                        "the FAFFT reduces modulo a polynomial of weight {}, not the computed M of weight {}",
+                        m_ext.weight(),
+                        m_tab.weight()
+                    ),
+                ));
+            }
+            verified_by = "fafft".into();
+        }
+    }
+    Ok(Entry {
+        beta: beta.map(|b| hex_elem(b, m)),
+        beta_coords: coords.map(|c| format!("{c:#x}")),
+        p: p_hex,
+        minpoly_exponents: exps,
+        weight: c.weight,
+        residues_mod_32: c.residues,
+        verified: true,
+        verified_by,
+    })
+}
+
+/// Prove the optima and build the report.
+pub fn finalize(
+    cfg: &RunConfig,
+    ctx: Option<&dyn FieldCtx>,
+    acc: &ChunkResult,
+    threads: Option<usize>,
+) -> Result<ScanReport> {
+    let scorer = Scorer::new(cfg.m, cfg.l);
+    let mut uniq: Vec<Candidate> = acc.best.iter().chain(&acc.top).copied().collect();
+    uniq.sort();
+    uniq.dedup();
+    let run = || -> Result<Vec<Entry>> {
+        uniq.par_iter()
+            .map(|c| verify(cfg, ctx, &scorer, c))
+            .collect()
+    };
+    let entries: Vec<Entry> = match threads {
+        Some(1) => uniq
+            .iter()
+            .map(|c| verify(cfg, ctx, &scorer, c))
+            .collect::<Result<_>>()?,
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map_err(|e| SearchError::Internal(format!("thread pool: {e}")))?
+            .install(run)?,
+        None => run()?,
+    };
+    let lookup: BTreeMap<Candidate, Entry> = uniq.into_iter().zip(entries).collect();
+    let pick = |v: &[Candidate]| -> Vec<Entry> {
+        v.iter().filter_map(|c| lookup.get(c).cloned()).collect()
+    };
+    Ok(ScanReport {
+        schema_version: cfg.schema_version,
+        tool_version: cfg.tool_version.clone(),
+        mode: cfg.mode.clone(),
+        m: cfg.m,
+        l: cfg.l,
+        n: u64::from(cfg.m) << cfg.l,
+        basis: ctx.map(|c| c.basis_desc()),
+        within: cfg.within,
+        max_poly_weight: cfg.max_poly_weight,
+        max_exp_popcount: cfg.max_exp_popcount,
+        top_limit: cfg.top_limit,
+        orbits: acc.orbits,
+        candidates: acc.candidates,
+        space: space(cfg, acc),
+        order: ORDER.to_string(),
+        verification: verification_note(cfg),
+        min_weight: acc.min_weight(),
+        best: pick(&acc.best),
+        top: pick(&acc.top),
+        histogram: acc.histogram.clone(),
+        shard: cfg.shard,
+    })
+}
+
+/// The JSON bytes of a report (pretty, with a final newline).
+pub fn to_json(r: &impl Serialize) -> Result<Vec<u8>> {
+    let mut v = serde_json::to_vec_pretty(r)?;
+    v.push(b'\n');
+    Ok(v)
+}
+
+/// The configuration a report was produced with (shard included).
+pub fn report_config(r: &ScanReport) -> RunConfig {
+    RunConfig {
+        schema_version: r.schema_version,
+        tool_version: r.tool_version.clone(),
+        mode: r.mode.clone(),
+        m: r.m,
+        l: r.l,
+        within: r.within,
+        max_poly_weight: r.max_poly_weight,
+        max_exp_popcount: r.max_exp_popcount,
+        top_limit: r.top_limit,
+        shard: r.shard,
+    }
+}
+
+fn entry_candidate(r: &ScanReport, e: &Entry, path: &Path) -> Result<Candidate> {
+    let bad = |reason: String| SearchError::Parse {
+        path: path.to_path_buf(),
+        what: "a search shard output",
+        reason,
+    };
+    let p_low = parse_hex_poly(&e.p, r.m).ok_or_else(|| bad(format!("bad P '{}'", e.p)))?;
+    let coords = if r.mode == "cantor" {
+        let s = e
+            .beta_coords
+            .as_deref()
+            .ok_or_else(|| bad("entry without beta_coords".into()))?;
+        let h = s.strip_prefix("0x").unwrap_or(s);
+        Some(u64::from_str_radix(h, 16).map_err(|_| bad(format!("bad beta_coords '{s}'")))?)
+    } else {
+        None
+    };
+    Ok(Candidate {
+        weight: e.weight,
+        residues: e.residues_mod_32,
+        p_low,
+        coords,
+    })
+}
+
+/// Parse shard outputs and merge them into the report one unsharded run writes.
+pub fn merge_reports(
+    parts: &[(std::path::PathBuf, Vec<u8>)],
+    ctx_for: impl Fn(u32) -> Option<Box<dyn FieldCtx>>,
+    threads: Option<usize>,
+) -> Result<ScanReport> {
+    if parts.is_empty() {
+        return Err(SearchError::Merge("no shard outputs given".into()));
+    }
+    let mut reports = Vec::new();
+    for (path, bytes) in parts {
+        let r: ScanReport = serde_json::from_slice(bytes).map_err(|e| SearchError::Parse {
+            path: path.clone(),
+            what: "a search shard output",
+            reason: e.to_string(),
+        })?;
+        if r.shard.is_none() {
+            return Err(SearchError::Merge(format!(
+                "{} is not a shard output (it has no \"shard\" field)",
+                path.display()
+            )));
+        }
+        reports.push((path, r));
+    }
+    let (p0, r0) = &reports[0];
+    let mut base = report_config(r0);
+    base.shard = None;
+    let s_count = r0.shard.map_or(1, |s| s.count);
+    let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
+    for (path, r) in &reports {
+        let mut c = report_config(r);
+        let sh = c.shard.take().unwrap_or(Shard { index: 0, count: 1 });
+        if c != base {
+            return Err(SearchError::Merge(format!(
+                "{} and {} come from different configurations ({})",
+                p0.display(),
+                path.display(),
+                crate::driver::config_diff(&base, &c)
+            )));
+        }
+        if sh.count != s_count {
+            return Err(SearchError::Merge(format!(
+                "{} is shard {}/{} but {} is of a split into {s_count}",
+                path.display(),
+                sh.index,
+                sh.count,
+                p0.display()
+            )));
+        }
+        if let Some(prev) = seen.insert(sh.index, path) {
+            return Err(SearchError::Merge(format!(
+                "shard {}/{s_count} given twice ({} and {})",
+                sh.index,
+                prev.display(),
+                path.display()
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..s_count)
+        .filter(|i| !seen.contains_key(i))
+        .map(|i| format!("{i}/{s_count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(SearchError::Merge(format!(
+            "missing shard(s) {}",
+            missing.join(", ")
+        )));
+    }
+    // the configuration must be one this tool accepts (this also bounds m and l)
+    crate::moduli::prepare(&crate::moduli::ModuliArgs {
+        m: base.m,
+        l: base.l,
+        within: base.within,
+        top: base.top_limit,
+        max_poly_weight: base.max_poly_weight,
+        max_exp_popcount: base.max_exp_popcount,
+        shard: None,
+    })
+    .map_err(|e| SearchError::Merge(format!("{}: {e}", p0.display())))?;
+    if base.schema_version != SCHEMA_VERSION || base.tool_version != TOOL_VERSION {
+        return Err(SearchError::Merge(format!(
+            "{} was written by schema {} / tool {}, this is schema {SCHEMA_VERSION} / tool {TOOL_VERSION}; rerun the shards with this version",
+            p0.display(),
+            base.schema_version,
+            base.tool_version
+        )));
+    }
+    let mut acc = ChunkResult::new(base.top_limit);
+    for (path, r) in &reports {
+        let best = r
+            .best
+            .iter()
+            .map(|e| entry_candidate(r, e, path))
+            .collect::<Result<Vec<_>>>()?;
+        let top = r
+            .top
+            .iter()
+            .map(|e| entry_candidate(r, e, path))
+            .collect::<Result<Vec<_>>>()?;
+        acc.merge(ChunkResult {
+            orbits: r.orbits,
+            candidates: r.candidates,
+            histogram: r.histogram.clone(),
+            best,
+            top,
+            top_limit: base.top_limit,
+        });
+    }
+    if base.mode == "cantor" {
+        let k = base.within.unwrap_or(base.m - base.l);
+        let want = orbit_count(base.m, k);
+        if BigUint::from(acc.orbits) != want {
+            return Err(SearchError::Merge(format!(
+                "the shards hold {} orbits together, the complete scan has {want}",
+                acc.orbits
+            )));
+        }
+    }
+    let ctx = ctx_for(base.m);
+    finalize(&base, ctx.as_deref(), &acc, threads)
+}
+
+/// One-paragraph summary of a report for stderr.
+pub fn summary(r: &ScanReport) -> String {
+    let mut s = format!(
+        "m = {}, l = {}: {} orbits ({}); ",
+        r.m, r.l, r.orbits, r.space.covered
+    );
+    match r.min_weight {
+        Some(w) => {
+            s.push_str(&format!(
+                "lightest wt(M) = {w}, attained by {} orbit(s):",
+                r.best.len()
+            ));
+            for e in &r.best {
+                s.push_str(&format!(
+                    "\n  beta = {}  P = {}  residues mod 32 = {}",
+                    e.beta.as_deref().unwrap_or("-"),
+                    e.p,
+                    e.residues_mod_32
+                ));
+            }
+        }
+        None => s.push_str("no admissible modulus found"),
+    }
+    s
+}

@@ -1,0 +1,112 @@
+//! Tests of `search plot` (data parsing and SVG/PNG rendering with the embedded font).
+
+use search::cost::CostTable;
+use search::crt_plan::{plan, PlanConfig, ScanCache};
+use search::plot::{
+    bars_from_report, cost_data, default_l_c, histogram_from_scan, parse_histogram, save, Figure,
+    PlotError,
+};
+use std::path::PathBuf;
+
+fn tmp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("search-plot-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+#[test]
+fn histogram_json_is_parsed_tolerantly() {
+    let dir = tmp_dir("parse");
+    let forms = [
+        r#"{"m": 16, "l": 3, "orbits": 496, "min_weight": 13, "histogram": {"13": 1, "15": 4, "100": 2}, "best": [], "top": []}"#,
+        r#"{"m": 16, "l": 3, "histogram": [[13, 1], [15, 4], [100, 2]]}"#,
+        r#"{"m": 16, "l": 3, "histogram": [{"weight": 13, "count": 1}, {"weight": 15, "count": 4}, {"weight": 100, "count": 2}]}"#,
+    ];
+    for (i, text) in forms.iter().enumerate() {
+        let p = dir.join(format!("h{i}.json"));
+        std::fs::write(&p, text).expect("write");
+        let h = parse_histogram(&p).expect("parse");
+        assert_eq!((h.m, h.l), (16, 3));
+        assert_eq!(h.min_weight, 13);
+        assert_eq!(h.histogram.get(&15), Some(&4));
+        assert_eq!(h.histogram.len(), 3);
+    }
+    for bad in [
+        r#"{"l": 3, "histogram": {}}"#,
+        r#"{"m": 16, "l": 3}"#,
+        r#"{"m": 16, "l": 3, "histogram": {"x": 1}}"#,
+        r#"{"m": 16, "l": 3, "histogram": [[1]]}"#,
+        "not json",
+    ] {
+        let p = dir.join("bad.json");
+        std::fs::write(&p, bad).expect("write");
+        assert!(
+            matches!(parse_histogram(&p), Err(PlotError::Input { .. })),
+            "{bad}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn plots_render_to_svg_and_png() {
+    let dir = tmp_dir("render");
+    let cache = ScanCache::new();
+    // histogram from a small scan (m = 16, l = 3: 496 orbits)
+    let h = histogram_from_scan(16, 3, &cache).expect("scan");
+    assert_eq!(h.orbits, 496);
+    assert_eq!(h.min_weight, 13);
+    // cost against weight for a small residue plan
+    let (l, c) = default_l_c(1000, 16).expect("residue plan");
+    assert_eq!(l, 6);
+    assert_eq!(c, 1024);
+    let cd = cost_data(1000, 16, l, c, &CostTable::default(), &cache).expect("cost data");
+    assert!(!cd.by_weight.is_empty());
+    assert!(cd.by_weight.values().all(|v| v.0 <= v.1 && v.2 > 0));
+    // breakdown from a planner report
+    let r = plan(1000, &PlanConfig::new(16), &cache).expect("plan");
+    let bars = bars_from_report(&serde_json::to_value(&r).expect("json")).expect("bars");
+    assert!(!bars.is_empty());
+    assert_eq!(bars[0].parts.len(), 5);
+    let total: f64 = bars[0].parts.iter().map(|p| p.1).sum();
+    assert!((total - r.plans[0].cost.total_cycles).abs() < 1e-6);
+
+    for ext in ["svg", "png"] {
+        let figs: [(&str, Figure); 3] = [
+            ("hist", Figure::Hist(&h)),
+            ("cost", Figure::Cost(&cd)),
+            ("breakdown", Figure::Breakdown(&bars, "cortex-m4-default")),
+        ];
+        for (name, fig) in figs {
+            let out = dir.join(format!("{name}.{ext}"));
+            save(&fig, &out).expect("render");
+            let bytes = std::fs::read(&out).expect("output");
+            if ext == "png" {
+                assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name}.png");
+            } else {
+                let s = String::from_utf8(bytes).expect("utf8");
+                assert!(s.starts_with("<svg"), "{name}.svg");
+                assert!(s.contains("<text"), "{name}.svg has text");
+            }
+        }
+    }
+    // titles name what and for which parameters
+    let svg = std::fs::read_to_string(dir.join("hist.svg")).expect("svg");
+    assert!(svg.contains("m = 16, l = 3"));
+    let svg = std::fs::read_to_string(dir.join("cost.svg")).expect("svg");
+    assert!(svg.contains("n = 1000"));
+    // unknown extension
+    assert!(matches!(
+        save(&Figure::Hist(&h), &dir.join("x.pdf")),
+        Err(PlotError::Format { .. })
+    ));
+    // no temporary files left behind
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(left.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
