@@ -5,7 +5,8 @@
 #
 #   bench.sh LEVEL FLAVOUR            # prints "<count>  <label>" lines
 #
-# Environment: MUL=portable|c-fafft (default portable), NO_BUILD=1, PLUGIN=path.so
+# Environment: MUL=portable|c-fafft (default portable), PARAMS_DIR/BUILD_TAG (c-fafft, see
+# build.sh), NO_BUILD=1 (ELF=path to name the ELF), PLUGIN=path.so
 # (default <repo>/build/board/libinsncount.so, built from ../plugin/insncount.c if missing).
 # Boundary (inline counting, QEMU 7.2): a region holds the start marker's instructions, the
 # call glue and the operation, not the stop marker; the glue is a few instructions.
@@ -21,7 +22,9 @@ if [ ! -f "$plugin" ]; then
     mkdir -p "$(dirname "$plugin")"
     gcc -O2 -fPIC -shared -Wall -o "$plugin" "$here/../plugin/insncount.c"
 fi
-if [ "${NO_BUILD:-0}" = 1 ]; then
+if [ -n "${ELF:-}" ] && [ "${NO_BUILD:-0}" = 1 ]; then
+    elf=$ELF
+elif [ "${NO_BUILD:-0}" = 1 ]; then
     elf=$repo/build/m4kem/m4kem.elf
     [ "$mul" = portable ] || elf=$repo/build/m4kem/m4kem-$mul.elf
 else

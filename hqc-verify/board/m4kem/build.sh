@@ -9,9 +9,14 @@
 #    platform_common.c, link.ld) linked with arm-none-eabi-gcc;
 #    with c-fafft also fafft_shim.c and the C FAFFT+CRT multiplier object built by
 #    ../firmware/Makefile (target $(BUILD)/fafft.o) for the headers in PARAMS_DIR (default
-#    ../fixtures/hqc1-artifact, HQC-1 only), into <repo>/build/m4kem/fafft-<params name>/.
+#    ../fixtures/hqc1-artifact), into <repo>/build/m4kem/fafft-<tag>/. The C object serves
+#    the one ring degree of its PARAMS_DIR (HQC_N): an HQC-3 or HQC-5 directory (e.g. from
+#    `search export`) gives an ELF for that level.
 #
-# Outputs in <repo>/build/m4kem/ (git-ignored): m4kem.elf / m4kem-c-fafft.elf, .map.
+# Environment (c-fafft): PARAMS_DIR, BUILD_TAG (default: the PARAMS_DIR folder name; names
+# the object folder and the ELF), XOR=board|export (see ../firmware/Makefile).
+# Outputs in <repo>/build/m4kem/ (git-ignored): m4kem.elf; m4kem-c-fafft.elf for the default
+# PARAMS_DIR, m4kem-c-fafft-<tag>.elf when PARAMS_DIR or BUILD_TAG is set; .map beside.
 # The last line printed is the ELF path.
 set -euo pipefail
 
@@ -54,7 +59,10 @@ if [ "$mul" = c-fafft ]; then
     # The multiplier object comes from helper B's Makefile (its target $(BUILD)/fafft.o, which
     # also generates the headers it needs under $(BUILD)/gen), built into our own folder.
     params=$(cd "${PARAMS_DIR:-$here/../fixtures/hqc1-artifact}" && pwd)
-    fbuild=$out/fafft-$(basename "$params")
+    tag=${BUILD_TAG:-$(basename "$params")}
+    case "$tag" in ''|*/*|*' '*) echo "build.sh: bad BUILD_TAG '$tag'" >&2; exit 2 ;; esac
+    fbuild=$out/fafft-$tag
+    if [ -n "${PARAMS_DIR:-}${BUILD_TAG:-}" ]; then elf=$out/m4kem-c-fafft-$tag.elf; fi
     command -v make >/dev/null || { echo "build.sh: make missing" >&2; exit 1; }
     if ! make -s -C "$fw" PARAMS_DIR="$params" BUILD="$fbuild" "$fbuild/fafft.o" >&2; then
         echo "build.sh: could not build the C multiplier with ../firmware/Makefile (target \$(BUILD)/fafft.o)" >&2

@@ -5,8 +5,10 @@
 #   run.sh LEVEL FLAVOUR COUNT        # LEVEL 1|3|5, FLAVOUR v5.0.0|2026-02, COUNT 1..100
 #
 # Environment:
-#   MUL=portable|c-fafft   multiplier build (default portable; c-fafft is HQC-1 only)
-#   NO_BUILD=1             use the existing ELF
+#   MUL=portable|c-fafft   multiplier build (default portable; c-fafft serves the level of
+#                          PARAMS_DIR, default the HQC-1 fixture; see build.sh)
+#   PARAMS_DIR, BUILD_TAG  passed to build.sh (c-fafft)
+#   NO_BUILD=1             use the existing ELF (ELF=path to name it)
 #   BENCH=0|1              bench_start/bench_stop around entry 0's operations (default 1)
 #   QEMU_TIMEOUT=seconds   (default 3600)
 #   HQC_KAT_DIR            KAT folder (default: the shared/kat found above the repository)
@@ -27,7 +29,9 @@ case "$flavour" in v5.0.0|2026-02) ;; *) echo "run.sh: FLAVOUR must be v5.0.0 or
 case "$count" in ''|*[!0-9]*) echo "run.sh: COUNT must be a number" >&2; exit 2 ;; esac
 if [ "$count" -lt 1 ] || [ "$count" -gt 100 ]; then echo "run.sh: COUNT must be 1..100" >&2; exit 2; fi
 
-if [ "${NO_BUILD:-0}" = 1 ]; then
+if [ -n "${ELF:-}" ] && [ "${NO_BUILD:-0}" = 1 ]; then
+    elf=$ELF
+elif [ "${NO_BUILD:-0}" = 1 ]; then
     elf=$repo/build/m4kem/m4kem.elf
     [ "$mul" = portable ] || elf=$repo/build/m4kem/m4kem-$mul.elf
 else

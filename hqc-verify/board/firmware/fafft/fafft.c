@@ -114,9 +114,13 @@ __attribute__((unused)) static void mat_apply(const uint32_t rows[32], uint32_t 
 static uint32_t enc_rows[32], dec_rows[32];
 static uint32_t gam_rows[FAFFT_L + 1][32];
 
+/* GEN_XOR_INOUT: the exporter's call form encode_xor(in, out) / decode_xor(in, out) (in == out
+   allowed); the fixture and tools/gen_xor_board.py emit the in-place form encode_xor(x). */
 static void encode_apply(uint32_t *x)
 {
-#ifdef HAVE_GEN_XOR
+#if defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
+    encode_xor(x, x);
+#elif defined(HAVE_GEN_XOR)
     encode_xor(x);
 #else
     mat_apply(enc_rows, x);
@@ -125,7 +129,9 @@ static void encode_apply(uint32_t *x)
 
 static void decode_apply(uint32_t *x)
 {
-#ifdef HAVE_GEN_XOR
+#if defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
+    decode_xor(x, x);
+#elif defined(HAVE_GEN_XOR)
     decode_xor(x);
 #else
     mat_apply(dec_rows, x);
@@ -845,7 +851,7 @@ static void build_sinv(void)
 {
     uint32_t low = 0;   /* bit e set for exponents 0 < e < 32 of M */
     for (unsigned r = 1; r < 32; r++)
-        for (unsigned o = minpoly_offsets[r]; o < minpoly_offsets[r + 1]; o++)
+        for (unsigned o = (unsigned)minpoly_offsets[r]; o < (unsigned)minpoly_offsets[r + 1]; o++)
             if (minpoly_flat[o] == 0) low |= 1u << r;
     for (unsigned p = 0; p < 4; p++)
         for (unsigned v = 0; v < 256; v++) {
@@ -873,7 +879,7 @@ static inline __attribute__((always_inline)) uint32_t solve_terms(const uint32_t
 #pragma GCC unroll 40
     for (unsigned r = 0; r < 32; r++) {
 #pragma GCC unroll 200
-        for (unsigned o = minpoly_offsets[r]; o < minpoly_offsets[r + 1]; o++) {
+        for (unsigned o = (unsigned)minpoly_offsets[r]; o < (unsigned)minpoly_offsets[r + 1]; o++) {
             unsigned a = minpoly_flat[o], e = 32 * a + r;
             if (e == 0 || e >= CRT_C) continue;
             if (r == 0) x ^= p[-(int)a];

@@ -17,7 +17,11 @@ int main(void)
     bench_start(); PIN(pa); BENCH_STOP("empty region");
 #ifdef HAVE_GEN_XOR
     bench_start(); PIN(pa); gft_mul_gamma_5(pa); PIN(pa); BENCH_STOP("gft_mul_gamma_5 (XOR program)");
+#ifdef GEN_XOR_INOUT
+    bench_start(); PIN(pa); encode_xor(pa, pa); PIN(pa); BENCH_STOP("encode_xor");
+#else
     bench_start(); PIN(pa); encode_xor(pa); PIN(pa); BENCH_STOP("encode_xor");
+#endif
 #endif
 #ifdef HAVE_GEN_XOR_ACC
     bench_start(); PIN(pa); PIN(pb); gft_mulacc_gamma_5(pa, pb); PIN(pa); BENCH_STOP("gft_mulacc_gamma_5");

@@ -5,6 +5,11 @@
 #include "minpoly_mods_defs.h"
 #include "testutil.h"
 
+/* the fixture names the weight MINPOLY_WEIGHT, the exporter FAFFT_M_WEIGHT (fafft_params.h) */
+#ifndef MINPOLY_WEIGHT
+#define MINPOLY_WEIGHT FAFFT_M_WEIGHT
+#endif
+
 static uint32_t f[HQC_WORDS], g[HQC_WORDS], h[PROD_WORDS + 2], ref[2 * HQC_WORDS + 2];
 static uint32_t r1[HQC_WORDS], r2[HQC_WORDS];
 static uint32_t xa[FAFFT_WORDS], xb[FAFFT_WORDS], hm[FAFFT_WORDS];
@@ -65,8 +70,8 @@ int main(void)
             for (unsigned e = 0; e < FAFFT_N; e++) {
                 unsigned got = (hm[e / 32] >> (e % 32)) & 1u;
                 unsigned r = e % 32, want = 0;
-                for (unsigned o = minpoly_offsets[r]; o < minpoly_offsets[r + 1]; o++)
-                    if (minpoly_flat[o] == e / 32) want = 1;
+                for (unsigned o = (unsigned)minpoly_offsets[r]; o < (unsigned)minpoly_offsets[r + 1]; o++)
+                    if ((unsigned)minpoly_flat[o] == e / 32) want = 1;
                 nexp += got;
                 if (got != want && first_bad < 0) first_bad = (int)e;
             }
