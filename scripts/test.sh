@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite. Installs what it needs on a fresh machine (idempotent), then runs every
-# test of the workspace. Used by CI (.ci/run) and by newcomers: ./scripts/test.sh
+# The whole test suite. Installs what it needs on a fresh machine (idempotent): the Cortex-M4
+# cross toolchain and QEMU (apt), Debian's rustc-web for the no_std board build, a Python venv for
+# the notebooks. Then runs every test of the workspace, the board KEM host check and the notebooks.
+# Used by CI (.ci/run) and by newcomers: ./scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
-
-step() { printf '\n== %s (%s)\n' "$1" "$(date +%T)"; }
+t0=$(date +%s)
+step() { printf '\n== %s (%s, +%ss)\n' "$1" "$(date +%T)" "$(( $(date +%s) - t0 ))"; }
 
 step "toolchain"
 if ! command -v cargo >/dev/null 2>&1; then
@@ -14,14 +16,21 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 cargo --version
 
-if [ -x scripts/install-board-deps.sh ]; then
-  step "board toolchain (arm-none-eabi-gcc, qemu-system-arm)"
-  scripts/install-board-deps.sh
-fi
+step "board toolchain: arm-none-eabi-gcc, qemu-system-arm (apt)"
+scripts/install-board-deps.sh
+step "board toolchain: Debian rustc-web for thumbv7em-none-eabihf"
+scripts/install-rust-web.sh
 
-step "cargo test (workspace, release-like test profile)"
-mkdir -p build && cargo test --workspace --no-fail-fast
+step "cargo test --workspace"
+mkdir -p build
+cargo test --workspace --no-fail-fast
+
+step "board KEM entry points against the official KAT files (host)"
+(cd hqc-verify/board/m4kem && cargo test --release --quiet)
+
+step "notebooks (headless, fail on any failing cell)"
+scripts/notebooks.sh
 
 step "benchmarks compile"
-cargo bench --workspace --no-run >/dev/null
-echo "all steps passed"
+cargo bench --workspace --no-run --quiet
+step "done"
