@@ -29,3 +29,13 @@ pub mod core;
 
 #[cfg(feature = "std")]
 pub mod multiplier;
+#[cfg(feature = "std")]
+pub mod fafft_mul;
+#[cfg(feature = "std")]
+pub mod board;
+
+#[cfg(feature = "std")]
+pub mod kat;
+
+#[cfg(feature = "std")]
+pub mod profile;

@@ -2,8 +2,19 @@
 //!
 //! Masks are all-ones or all-zero words derived from data by arithmetic only; selections
 //! and comparisons never branch on or index by their operands. The final comparison
-//! result of Decaps passes through [`core::hint::black_box`] so that the optimiser cannot
-//! turn the masked selection back into a branch.
+//! result of Decaps and every mask that drives a select in a hot loop pass through
+//! [`barrier`] ([`core::hint::black_box`]) so that the optimiser cannot turn the masked
+//! selection back into a branch (LLVM did so for the support expansion and the
+//! Berlekamp–Massey swap before the barriers were added; `tests/timing.rs` detected the
+//! first).
+
+/// Optimisation barrier for a mask: the optimiser cannot see that the result is 0 or
+/// all-ones, so it cannot turn `x & mask` back into a branch on the comparison that
+/// produced the mask (LLVM does this for masked selects otherwise).
+#[inline(always)]
+pub fn barrier<T>(x: T) -> T {
+    core::hint::black_box(x)
+}
 
 /// All-ones if `x != 0`, else zero.
 #[inline(always)]
@@ -17,10 +28,12 @@ pub const fn mask_eq_u64(a: u64, b: u64) -> u64 {
     !mask_nonzero_u64(a ^ b)
 }
 
-/// All-ones if `a == b`, else zero (32-bit).
+/// All-ones if `a == b`, else zero (32-bit; 32-bit operations only, so that loops over
+/// u32 slices vectorize).
 #[inline(always)]
 pub const fn mask_eq_u32(a: u32, b: u32) -> u32 {
-    mask_eq_u64(a as u64, b as u64) as u32
+    let d = a ^ b;
+    (((d | d.wrapping_neg()) >> 31) ^ 1).wrapping_neg()
 }
 
 /// All-ones if `a < b`, else zero (operands below 2^63).

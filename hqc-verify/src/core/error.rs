@@ -60,10 +60,7 @@ impl fmt::Display for Error {
                 level,
                 expected,
                 got,
-            } => write!(
-                f,
-                "{level}: {field} must be {expected} bytes, got {got}"
-            ),
+            } => write!(f, "{level}: {field} must be {expected} bytes, got {got}"),
             Error::MultiplierDegree { expected, got } => write!(
                 f,
                 "multiplier is for ring degree n = {got}, the parameter set needs n = {expected}"

@@ -27,8 +27,8 @@ use super::error::{Error, Field};
 use super::mul::Multiplier;
 use super::params::{Buffer, Flavour, ParamSet, MAX_K, SALT_BYTES, SEED_BYTES, SS_BYTES};
 use super::pke::{self, EncryptionKey};
-use super::probe::{region, Component, NoProbe, Probe};
 use super::prng::RandomSource;
+use super::probe::{region, Component, NoProbe, Probe};
 use super::xof::{hash_g, hash_h, hash_j, Xof};
 
 macro_rules! byte_wrapper {
@@ -253,7 +253,8 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
             x.read(&mut sigma[..P::K]);
         });
         let mut ek = EncapsKey::<P>::zero();
-        let seed_dk = pke::keygen::<P, M, Pr>(&self.mul, self.flavour, &seed_pke, ek.bytes.as_mut(), probe);
+        let seed_dk =
+            pke::keygen::<P, M, Pr>(&self.mul, self.flavour, &seed_pke, ek.bytes.as_mut(), probe);
         let mut dk = DecapsKey::<P>::zero();
         {
             let d = dk.bytes.as_mut();
@@ -430,7 +431,11 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
     }
 
     /// Decaps with a cached key.
-    pub fn decaps_prepared(&self, pdk: &PreparedDecapsKey<P, M>, ct: &Ciphertext<P>) -> SharedSecret {
+    pub fn decaps_prepared(
+        &self,
+        pdk: &PreparedDecapsKey<P, M>,
+        ct: &Ciphertext<P>,
+    ) -> SharedSecret {
         self.decaps_prepared_probed(pdk, ct, &mut NoProbe)
     }
 
@@ -441,7 +446,14 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         ct: &Ciphertext<P>,
         probe: &mut Pr,
     ) -> SharedSecret {
-        self.decaps_inner(pdk.dk.sigma(), &pdk.pek.key, &pdk.pek.h_ek, &pdk.y, ct, probe)
+        self.decaps_inner(
+            pdk.dk.sigma(),
+            &pdk.pek.key,
+            &pdk.pek.h_ek,
+            &pdk.y,
+            ct,
+            probe,
+        )
     }
 
     fn decaps_inner<Pr: Probe>(

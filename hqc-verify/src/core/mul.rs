@@ -1,4 +1,4 @@
-//! The ring product in R = F2[X]/(X^n − 1) as an exchangeable component (hqc.md §10).
+//! The ring product in R = F2\[X\]/(X^n − 1) as an exchangeable component (hqc.md §10).
 //!
 //! # Contract of [`Multiplier`]
 //! * Operands and results are ring elements of ⌈n/64⌉ u64 words (§4), **canonical** (bits ≥ n
@@ -25,7 +25,7 @@ use core::marker::PhantomData;
 use super::params::{Buffer, ParamSet};
 use super::ring::fold;
 
-/// A ring multiplier for F2[X]/(X^n − 1) on canonical u64 word arrays.
+/// A ring multiplier for F2\[X\]/(X^n − 1) on canonical u64 word arrays.
 pub trait Multiplier {
     /// An operand in the multiplier's preferred form.
     type Prepared;
@@ -129,10 +129,9 @@ pub fn clmul64(a: u64, b: u64) -> (u64, u64) {
         y[c] = b & M64[c];
     }
     let mut z: u128 = 0;
-    for i in 0..5 {
-        for j in 0..5 {
-            let t = (i + j) % 5;
-            z ^= ((x[i] as u128) * (y[j] as u128)) & M128[t];
+    for (i, &xi) in x.iter().enumerate() {
+        for (j, &yj) in y.iter().enumerate() {
+            z ^= ((xi as u128) * (yj as u128)) & M128[(i + j) % 5];
         }
     }
     (z as u64, (z >> 64) as u64)
@@ -152,7 +151,7 @@ pub fn clmul64_shift_and_mask(a: u64, b: u64) -> (u64, u64) {
     (lo, hi)
 }
 
-/// Schoolbook product: `out[..a.len()+b.len()] = a·b` in F2[X] (`out` is overwritten).
+/// Schoolbook product: `out[..a.len()+b.len()] = a·b` in F2\[X\] (`out` is overwritten).
 pub fn schoolbook(a: &[u64], b: &[u64], out: &mut [u64]) {
     let l = a.len() + b.len();
     out[..l].fill(0);
@@ -165,7 +164,7 @@ pub fn schoolbook(a: &[u64], b: &[u64], out: &mut [u64]) {
     }
 }
 
-/// Karatsuba product of two equal-length operands: `out[..2·a.len()] = a·b` in F2[X].
+/// Karatsuba product of two equal-length operands: `out[..2·a.len()] = a·b` in F2\[X\].
 ///
 /// Splits at `h = ⌊len/2⌋` (low half h words, high half len − h words) down to the
 /// schoolbook base case of at most [`KARATSUBA_BASE_WORDS`] words.
@@ -315,7 +314,12 @@ mod tests {
             let b = xorshift(&mut s);
             assert_eq!(clmul64(a, b), clmul64_shift_and_mask(a, b));
         }
-        for (a, b) in [(u64::MAX, u64::MAX), (0, u64::MAX), (1, 1), (1 << 63, 1 << 63)] {
+        for (a, b) in [
+            (u64::MAX, u64::MAX),
+            (0, u64::MAX),
+            (1, 1),
+            (1 << 63, 1 << 63),
+        ] {
             assert_eq!(clmul64(a, b), clmul64_shift_and_mask(a, b));
         }
     }
@@ -324,8 +328,10 @@ mod tests {
     fn karatsuba_matches_schoolbook_at_edge_sizes() {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
         for len in [1usize, 2, 3, 15, 16, 17, 33, 64, 100, 277] {
-            let a: [u64; 277] = core::array::from_fn(|i| if i < len { xorshift(&mut s) } else { 0 });
-            let b: [u64; 277] = core::array::from_fn(|i| if i < len { xorshift(&mut s) } else { 0 });
+            let a: [u64; 277] =
+                core::array::from_fn(|i| if i < len { xorshift(&mut s) } else { 0 });
+            let b: [u64; 277] =
+                core::array::from_fn(|i| if i < len { xorshift(&mut s) } else { 0 });
             let mut k = [0u64; 554];
             let mut sb = [0u64; 554];
             let mut scratch = [0u64; crate::core::params::karatsuba_scratch_words(277)];

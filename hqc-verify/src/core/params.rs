@@ -330,8 +330,14 @@ mod tests {
         assert_eq!(Hqc3::BARRETT_MU, 119_800);
         assert_eq!(Hqc5::BARRETT_MU, 74_517);
         assert_eq!((Hqc1::PAD_BITS, Hqc3::PAD_BITS, Hqc5::PAD_BITS), (3, 5, 3));
-        assert_eq!((Hqc1::V_BYTES, Hqc3::V_BYTES, Hqc5::V_BYTES), (2208, 4480, 7200));
-        assert_eq!((Hqc1::V_WORDS, Hqc3::V_WORDS, Hqc5::V_WORDS), (276, 560, 900));
+        assert_eq!(
+            (Hqc1::V_BYTES, Hqc3::V_BYTES, Hqc5::V_BYTES),
+            (2208, 4480, 7200)
+        );
+        assert_eq!(
+            (Hqc1::V_WORDS, Hqc3::V_WORDS, Hqc5::V_WORDS),
+            (276, 560, 900)
+        );
         assert_eq!(Hqc1::LAST_WORD_MASK, (1 << 5) - 1);
         assert_eq!(Hqc5::LAST_WORD_MASK, (1u64 << 37) - 1);
         assert_eq!(Hqc1::N - Hqc1::N1 * Hqc1::N2, 5);

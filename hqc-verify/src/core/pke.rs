@@ -20,17 +20,16 @@
 //! For u (in Decaps) no correction is needed: a ciphertext with padding bits set in u is
 //! always rejected by the byte comparison, whatever m′ is.
 
+use super::code::{rm, rs};
 use super::ct::zeroize;
 use super::mul::Multiplier;
 use super::params::{Buffer, Flavour, ParamSet, MAX_N1, MAX_WEIGHT, SEED_BYTES};
 use super::probe::{region, Component, Probe};
 use super::ring::{
-    mask_to_n, support_to_dense, words_from_bytes, words_to_bytes, xor_into,
-    xor_shifted_truncated,
+    mask_to_n, support_to_dense, words_from_bytes, words_to_bytes, xor_into, xor_shifted_truncated,
 };
 use super::sampling::{encrypt_supports, keygen_supports, sample_keygen};
 use super::xof::{hash_i, Xof};
-use super::code::{rm, rs};
 
 /// h = the first ⌈n/8⌉ bytes of XOF(seed_ek) as a ring element with bits ≥ n cleared
 /// (§6.4). Identical in both flavours (one read; the alignment only affects bytes that are
@@ -70,7 +69,9 @@ impl<P: ParamSet, M: Multiplier> EncryptionKey<P, M> {
     /// `ek.len() == P::EK_BYTES`.
     pub fn from_ek<Pr: Probe>(ek: &[u8], probe: &mut Pr) -> Self {
         let mut h = P::Poly::zeroed();
-        region(probe, Component::Hash, || expand_h::<P>(&ek[..SEED_BYTES], h.as_mut()));
+        region(probe, Component::Hash, || {
+            expand_h::<P>(&ek[..SEED_BYTES], h.as_mut())
+        });
         let mut s = P::Poly::zeroed();
         words_from_bytes(&ek[SEED_BYTES..P::EK_BYTES], s.as_mut());
         let last = s.as_ref()[P::WORDS - 1];
@@ -106,7 +107,9 @@ pub fn keygen<P: ParamSet, M: Multiplier, Pr: Probe>(
 ) -> [u8; 32] {
     let (seed_dk, seed_ek) = region(probe, Component::Hash, || hash_i(seed_pke));
     let mut h = P::Poly::zeroed();
-    region(probe, Component::Hash, || expand_h::<P>(&seed_ek, h.as_mut()));
+    region(probe, Component::Hash, || {
+        expand_h::<P>(&seed_ek, h.as_mut())
+    });
     let mut y_sup = [0u32; MAX_WEIGHT];
     let mut x_sup = [0u32; MAX_WEIGHT];
     let mut y = P::Poly::zeroed();
@@ -117,7 +120,9 @@ pub fn keygen<P: ParamSet, M: Multiplier, Pr: Probe>(
         support_to_dense(&x_sup[..P::W], x.as_mut());
     });
     let mut s = P::Poly::zeroed();
-    region(probe, Component::RingMul, || mul.mul(h.as_ref(), y.as_ref(), s.as_mut()));
+    region(probe, Component::RingMul, || {
+        mul.mul(h.as_ref(), y.as_ref(), s.as_mut())
+    });
     xor_into(s.as_mut(), x.as_ref());
     ek[..SEED_BYTES].copy_from_slice(&seed_ek);
     words_to_bytes(s.as_ref(), &mut ek[SEED_BYTES..P::EK_BYTES]);
@@ -204,9 +209,13 @@ pub fn encrypt<P: ParamSet, M: Multiplier, Pr: Probe>(
     words_to_bytes(u.as_ref(), u_out);
     xor_into(t.as_mut(), e.as_ref());
     let mut cw = [0u8; MAX_N1];
-    region(probe, Component::RsEncode, || rs::encode::<P>(m, &mut cw[..P::N1]));
+    region(probe, Component::RsEncode, || {
+        rs::encode::<P>(m, &mut cw[..P::N1])
+    });
     let mut cm = P::Poly::zeroed();
-    region(probe, Component::RmEncode, || rm::encode::<P>(&cw[..P::N1], cm.as_mut()));
+    region(probe, Component::RmEncode, || {
+        rm::encode::<P>(&cw[..P::N1], cm.as_mut())
+    });
     let v = cm.as_mut();
     for (a, b) in v.iter_mut().zip(t.as_ref()).take(P::V_WORDS) {
         *a ^= b;
@@ -237,15 +246,21 @@ pub fn decrypt<P: ParamSet, M: Multiplier, Pr: Probe>(
     words_from_bytes(u_bytes, u.as_mut());
     mask_to_n(u.as_mut(), P::N);
     let mut t = P::Poly::zeroed();
-    region(probe, Component::RingMul, || mul.mul_prepared(y, u.as_ref(), t.as_mut()));
+    region(probe, Component::RingMul, || {
+        mul.mul_prepared(y, u.as_ref(), t.as_mut())
+    });
     let mut w = P::Poly::zeroed();
     words_from_bytes(v_bytes, &mut w.as_mut()[..P::V_WORDS]);
     for (a, b) in w.as_mut().iter_mut().zip(t.as_ref()).take(P::V_WORDS) {
         *a ^= b;
     }
     let mut cw = [0u8; MAX_N1];
-    region(probe, Component::RmDecode, || rm::decode::<P>(w.as_ref(), &mut cw[..P::N1]));
-    region(probe, Component::RsDecode, || rs::decode::<P>(&mut cw[..P::N1], m_out));
+    region(probe, Component::RmDecode, || {
+        rm::decode::<P>(w.as_ref(), &mut cw[..P::N1])
+    });
+    region(probe, Component::RsDecode, || {
+        rs::decode::<P>(&mut cw[..P::N1], m_out)
+    });
     zeroize(&mut cw);
     zeroize(w.as_mut());
     zeroize(t.as_mut());

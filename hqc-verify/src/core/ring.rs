@@ -1,10 +1,11 @@
-//! Ring elements of R = F2[X]/(X^n − 1) as u64 words, serialization, truncation and the
+//! Ring elements of R = F2\[X\]/(X^n − 1) as u64 words, serialization, truncation and the
 //! reduction "single fold" (hqc.md §4, §7, §10.1, §11).
 //!
 //! Coefficient i is bit (i mod 64) of word ⌊i/64⌋ (words little-endian), equivalently bit
 //! (i mod 8) of byte ⌊i/8⌋. An element is *canonical* when its bits ≥ n are zero.
 
 use super::ct::{mask_eq_u64, mask_lt_u64};
+use super::params::MAX_WEIGHT;
 
 /// Reads `bytes` (little-endian, at most `8·words.len()` bytes) into `words`; the words
 /// beyond the input are zeroed. No masking: padding bits are kept (§11).
@@ -92,18 +93,49 @@ pub fn fold(c: &[u64], n: usize, out: &mut [u64]) {
     mask_to_n(&mut out[..words], n);
 }
 
-/// Support (distinct positions < n) to dense vector, in constant time (§6.3): for every
-/// support entry every word is visited, and the entry's bit is OR-ed in under an equality
-/// mask on the word index. Cost `|support| · out.len()` word operations; no memory
-/// address depends on a position.
+/// Words per block of the blocked support expansion.
+pub const EXPAND_BLOCK: usize = 8;
+
+/// Support (distinct positions < n) to dense vector, in constant time (§6.3).
+///
+/// The output is processed in blocks of [`EXPAND_BLOCK`] words. For each support entry a
+/// one-hot block (its bit in its word within the block, built with masks over the lanes)
+/// and its block index are computed once; then every output block is the OR over all
+/// entries of the one-hot block masked by an equality test of block indices. Cost
+/// `|support| · (⌈len/8⌉ + 8)` block operations; no memory address and no branch depends
+/// on a position.
+///
+/// # Preconditions
+/// `support.len() <= MAX_WEIGHT`; positions below `64·out.len()`.
 pub fn support_to_dense(support: &[u32], out: &mut [u64]) {
-    out.fill(0);
-    for &pos in support {
-        let idx = (pos >> 6) as u64;
+    let w = support.len().min(MAX_WEIGHT);
+    let mut onehot = [[0u64; EXPAND_BLOCK]; MAX_WEIGHT];
+    let mut block = [0u64; MAX_WEIGHT];
+    for ((&pos, oh), b) in support.iter().zip(onehot.iter_mut()).zip(block.iter_mut()) {
+        let word = (pos >> 6) as u64;
         let bit = 1u64 << (pos & 63);
-        for (i, w) in out.iter_mut().enumerate() {
-            *w |= bit & mask_eq_u64(i as u64, idx);
+        let lane = word % EXPAND_BLOCK as u64;
+        for (l, o) in oh.iter_mut().enumerate() {
+            *o = bit & mask_eq_u64(l as u64, lane);
         }
+        *b = word / EXPAND_BLOCK as u64;
+    }
+    let mut masks = [0u64; MAX_WEIGHT];
+    for (bi, chunk) in out.chunks_mut(EXPAND_BLOCK).enumerate() {
+        for (m, &b) in masks[..w].iter_mut().zip(&block[..w]) {
+            *m = mask_eq_u64(b, bi as u64);
+        }
+        // Optimisation barrier: without it LLVM turns `o & m` back into a branch on the
+        // (secret) block-index comparison.
+        let masks = core::hint::black_box(&masks);
+        let mut acc = [0u64; EXPAND_BLOCK];
+        for (oh, &m) in onehot[..w].iter().zip(&masks[..w]) {
+            for (a, &o) in acc.iter_mut().zip(oh) {
+                *a |= o & m;
+            }
+        }
+        let l = chunk.len();
+        chunk.copy_from_slice(&acc[..l]);
     }
 }
 

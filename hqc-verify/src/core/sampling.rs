@@ -16,7 +16,7 @@
 //! keygen sampler (rejections and duplicates), which the reference leaks as well and which
 //! is inherent to rejection sampling.
 
-use super::ct::{mask_eq_u32, mask_lt_u64};
+use super::ct::{barrier, mask_eq_u32, mask_lt_u64};
 use super::params::{Flavour, ParamSet, MAX_WEIGHT};
 use super::xof::Xof;
 
@@ -31,6 +31,8 @@ pub fn barrett_reduce(c: u32, n: u32, mu: u64) -> u32 {
 }
 
 /// Where keygen candidates come from (§6.1, per flavour).
+// The chunk buffer lives on the stack on purpose (no allocation in the core).
+#[allow(clippy::large_enum_variant)]
 enum Candidates {
     /// v5.0.0: chunks of 3w bytes, big-endian candidates.
     Chunked {
@@ -84,18 +86,19 @@ pub fn sample_keygen<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut
     let n = P::N as u32;
     let t = P::REJECTION_THRESHOLD as u64;
     let mut src = Candidates::new(flavour, w);
-    support.fill(0);
+    // Free slots hold u32::MAX, which never equals a position (< n < 2^24), so the
+    // duplicate test needs no "slot in use" mask.
+    support.fill(u32::MAX);
     let mut count: u32 = 0;
     while (count as usize) < w {
         let c = src.next(xof);
         let valid = mask_lt_u64(c as u64, t) as u32;
         let pos = barrett_reduce(c, n, P::BARRETT_MU);
         let mut dup = 0u32;
-        for (j, &s) in support.iter().enumerate() {
-            let used = mask_lt_u64(j as u64, count as u64) as u32;
-            dup |= mask_eq_u32(s, pos) & used;
+        for &s in support.iter() {
+            dup |= mask_eq_u32(s, pos);
         }
-        let accept = valid & !dup;
+        let accept = barrier(valid & !dup);
         for (j, s) in support.iter_mut().enumerate() {
             let here = accept & mask_eq_u32(j as u32, count);
             *s = (here & pos) | (!here & *s);
@@ -134,6 +137,7 @@ pub fn sample_encrypt<P: ParamSet>(xof: &mut Xof, support: &mut [u32]) {
         for &pj in &support[i + 1..] {
             found |= mask_eq_u32(pi, pj);
         }
+        let found = barrier(found);
         support[i] = (found & i as u32) | (!found & pi);
     }
 }

@@ -79,9 +79,9 @@ const fn log_table() -> [u8; 256] {
     t
 }
 
-/// EXP[i] = α^i (i < 255; EXP[255] = 1). Index only by public exponents.
+/// EXP\[i\] = α^i (i < 255; EXP\[255\] = 1). Index only by public exponents.
 pub const EXP: [u8; 256] = exp_table();
-/// LOG[α^i] = i, LOG[0] = 0. Index only by public elements.
+/// LOG\[α^i\] = i, LOG\[0\] = 0. Index only by public elements.
 pub const LOG: [u8; 256] = log_table();
 
 /// α^e for any integer exponent e (reduced mod 255). For public exponents only.

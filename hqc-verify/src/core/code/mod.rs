@@ -6,6 +6,7 @@
 //! (§9.3): an uncorrectable word yields some m′ that the KEM's re-encryption check rejects.
 
 pub mod gf256;
+pub mod lanes;
 pub mod rm;
 pub mod rs;
 

@@ -6,9 +6,9 @@
 //! [(i·mult + c)·128, (i·mult + c + 1)·128).
 //!
 //! Decoding of one symbol: counts c_p of ones over the copies, Walsh–Hadamard transform
-//! T[u] = Σ_p c_p (−1)^{popcount(u ∧ p)}, T[0] −= 64·mult, peak = first u with the
-//! strictly largest |T[u]| (ties to the smallest index), byte = u_peak + 0x80 if
-//! T[u_peak] > 0. Everything is computed branch-free over all 128 entries.
+//! T\[u\] = Σ_p c_p (−1)^{popcount(u ∧ p)}, T\[0\] −= 64·mult, peak = first u with the
+//! strictly largest |T\[u\]| (ties to the smallest index), byte = u_peak + 0x80 if
+//! T\[u_peak\] > 0. Everything is computed branch-free over all 128 entries.
 
 use crate::core::params::ParamSet;
 
@@ -40,44 +40,69 @@ pub fn encode<P: ParamSet>(rs_cw: &[u8], out: &mut [u64]) {
 }
 
 /// Decodes one symbol from its `copies.len() / 2` copies (two words each).
+///
+/// Constant time: fixed-length loops over all 128 entries, selections by masks. The peak
+/// search is done in three passes (maximum of |T|, smallest index attaining it, the value
+/// there), which equals the reference's sequential scan with strict `>` from (0, 0).
 pub fn decode_symbol(copies: &[u64]) -> u8 {
-    let mult = (copies.len() / 2) as i32;
-    let mut t = [0i32; 128];
+    let mult = (copies.len() / 2) as i16;
+    // Counts in byte lanes: lane i of cnt[k] counts bit 8k + i over the copies. A block
+    // byte b is spread to eight 0/1 byte lanes by (b·0x0101…01) & 0x8040…0201 (lane i
+    // keeps bit i) followed by adding 0x7F per lane (no carry out of a lane) and taking
+    // the top bit. Counts are at most mult ≤ 5 per lane.
+    let mut cnt = [0u64; 16];
     for blk in copies.chunks_exact(2) {
-        for (p, tp) in t.iter_mut().enumerate() {
-            *tp += ((blk[p >> 6] >> (p & 63)) & 1) as i32;
+        for (k, c) in cnt.iter_mut().enumerate() {
+            let byte = (blk[k / 8] >> (8 * (k % 8))) & 0xFF;
+            let y = byte.wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+            *c += (y.wrapping_add(0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080) >> 7;
+        }
+    }
+    let mut t = [0i16; 128];
+    for (chunk, c) in t.chunks_exact_mut(8).zip(&cnt) {
+        for (i, x) in chunk.iter_mut().enumerate() {
+            *x = ((c >> (8 * i)) & 0xFF) as i16;
         }
     }
     let mut h = 1;
     while h < 128 {
         let mut i = 0;
         while i < 128 {
-            for j in i..i + h {
-                let a = t[j];
-                let b = t[j + h];
-                t[j] = a + b;
-                t[j + h] = a - b;
+            let (x, y) = t[i..i + 2 * h].split_at_mut(h);
+            for (a, b) in x.iter_mut().zip(y.iter_mut()) {
+                let (u, v) = (*a, *b);
+                *a = u + v;
+                *b = u - v;
             }
             i += 2 * h;
         }
         h *= 2;
     }
     t[0] -= 64 * mult;
-    let mut best_abs = 0i32;
-    let mut best_u = 0i32;
-    let mut best_val = 0i32;
-    for (u, &v) in t.iter().enumerate() {
-        let sign = v >> 31;
-        let a = (v ^ sign) - sign;
-        // all-ones iff a > best_abs
-        let gt = (best_abs - a) >> 31;
-        best_abs = (gt & a) | (!gt & best_abs);
-        best_u = (gt & u as i32) | (!gt & best_u);
-        best_val = (gt & v) | (!gt & best_val);
+    let mut abs = [0i16; 128];
+    let mut max = 0i16;
+    for (a, &v) in abs.iter_mut().zip(&t) {
+        let sign = v >> 15;
+        *a = (v ^ sign) - sign;
+        max = max.max(*a);
     }
-    // 0x80 iff best_val > 0
-    let pos = ((-best_val) >> 31) & 0x80;
-    (best_u | pos) as u8
+    // Smallest index with |T[u]| = max (128 never survives: some u attains the maximum).
+    let mut idx = 128i16;
+    for (u, &a) in abs.iter().enumerate() {
+        let d = a ^ max;
+        let eq = ((d | d.wrapping_neg()) >> 15) ^ -1; // all-ones iff a == max
+        let cand = (eq & u as i16) | (!eq & 128);
+        idx = idx.min(cand);
+    }
+    let mut val = 0i16;
+    for (u, &v) in t.iter().enumerate() {
+        let d = u as i16 ^ idx;
+        let eq = ((d | d.wrapping_neg()) >> 15) ^ -1;
+        val |= eq & v;
+    }
+    // 0x80 iff val > 0
+    let pos = ((val.wrapping_neg()) >> 15) & 0x80;
+    ((idx & 0x7F) | pos) as u8
 }
 
 /// Decodes n1·n2 bits into n1 RS symbols (`out.len() >= P::N1`).
@@ -107,6 +132,9 @@ mod tests {
             assert_eq!(decode_symbol(&copies), b);
         }
         // Example of hqc.md §9.1: 0x8b gives 99 66 99 66 ...
-        assert_eq!(encode_byte(0x8b)[0].to_le_bytes()[..4], [0x99, 0x66, 0x99, 0x66]);
+        assert_eq!(
+            encode_byte(0x8b)[0].to_le_bytes()[..4],
+            [0x99, 0x66, 0x99, 0x66]
+        );
     }
 }

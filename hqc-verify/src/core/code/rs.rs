@@ -1,4 +1,4 @@
-//! Reed–Solomon outer code over GF(2^8): [46,16,31], [56,24,33], [90,32,59]
+//! Reed–Solomon outer code over GF(2^8): \[46,16,31\], \[56,24,33\], \[90,32,59\]
 //! (hqc.md §9.1 step 1, §9.3).
 //!
 //! Systematic with the message at the end: `cw = parity (2δ bytes) ‖ m (k bytes)`, byte j
@@ -18,14 +18,15 @@
 //! The reference finds roots with an additive FFT and computes error values with its
 //! z-polynomial; for at most δ symbol errors the result is identical (§9.3). Beyond δ
 //! errors the output may differ from the reference, which only affects ciphertexts that
-//! the KEM rejects anyway (§9.3, [D] note). The decoder never panics on any input.
+//! the KEM rejects anyway (§9.3, \[D\] note). The decoder never panics on any input.
 
-use super::gf256::{alpha_pow, inv, mul};
-use crate::core::ct::mask_nonzero_u8;
+use super::gf256::{inv, mul, EXP};
+use super::lanes::{self, Lanes};
+use crate::core::ct::{barrier, mask_nonzero_u8};
 use crate::core::params::{ParamSet, MAX_G};
 
 /// Parity by the reference's linear-feedback shift register (§9.1): for i = k−1 down to 0,
-/// f = m[i] ⊕ p[2δ−1]; p[j] = p[j−1] ⊕ f·g_j (j = 2δ−1 … 1); p[0] = f·g_0. Writes
+/// f = m\[i\] ⊕ p\[2δ−1\]; p\[j\] = p\[j−1\] ⊕ f·g_j (j = 2δ−1 … 1); p\[0\] = f·g_0. Writes
 /// `cw = p ‖ m`.
 ///
 /// # Preconditions
@@ -45,59 +46,97 @@ pub fn encode<P: ParamSet>(msg: &[u8], cw: &mut [u8]) {
     cw[t..P::N1].copy_from_slice(&msg[..P::K]);
 }
 
-/// Syndromes `s[i−1] = c(α^i)` for i = 1 … 2δ (`s.len() >= 2δ`).
+/// Syndromes `s[i−1] = c(α^i)` for i = 1 … 2δ (`s.len() >= 2δ`), by Horner's rule on
+/// all 2δ evaluation points at once (lane i − 1 holds the value at α^i).
 pub fn syndromes<P: ParamSet>(cw: &[u8], s: &mut [u8]) {
     let t = 2 * P::DELTA;
-    for (i, si) in s.iter_mut().enumerate().take(t) {
-        let e = (i + 1) as i64;
-        let mut acc = 0u8;
-        for (j, &c) in cw.iter().enumerate().take(P::N1) {
-            acc ^= mul(c, alpha_pow(e * j as i64));
-        }
-        *si = acc;
+    let nw = t.div_ceil(8);
+    // pows[b] lane i = α^(i+1) · α^b (public).
+    let mut bytes = [0u8; 64];
+    for (i, x) in bytes.iter_mut().enumerate().take(t) {
+        *x = EXP[i + 1];
     }
+    let pows = lanes::powers(&lanes::from_bytes(&bytes), nw);
+    let mut acc: Lanes = [0; 8];
+    for &c in cw[..P::N1].iter().rev() {
+        let sp = lanes::spreads(&acc, nw);
+        acc = lanes::hadamard_spread(&sp, &pows, nw);
+        for w in acc.iter_mut().take(nw) {
+            *w ^= lanes::broadcast(c);
+        }
+    }
+    lanes::truncate(&mut acc, t);
+    let bytes = lanes::to_bytes(&acc);
+    s[..t].copy_from_slice(&bytes[..t]);
 }
 
-/// Berlekamp–Massey (§9.3 step 2) over the syndromes `s` (s[r] = S_{r+1}, 2δ values),
-/// constant time. Returns σ with coefficients σ_0 = 1, σ_1, … in `sigma[..=2δ]`, and the
-/// linear complexity L.
+/// The lanes `W_r` with lane i = `s[r − i]` for i ≤ r and 0 above, from the reversed,
+/// zero-padded syndromes `rev` (`rev[k] = s[2δ − 1 − k]`).
+fn window(rev: &[u8; 128], t: usize, r: usize) -> Lanes {
+    let off = t - 1 - r;
+    lanes::from_bytes(&rev[off..off + 64])
+}
+
+/// Berlekamp–Massey (§9.3 step 2) over the syndromes `s` (`s[r]` = S_{r+1}, 2δ values),
+/// constant time. Returns σ normalized to σ_0 = 1 in `sigma[..=2δ]` (σ_1, … follow), and
+/// the linear complexity L.
 pub fn berlekamp_massey<P: ParamSet>(s: &[u8], sigma: &mut [u8; MAX_G + 1]) -> usize {
     let t = 2 * P::DELTA;
     let len = t + 1;
-    let mut c = [0u8; MAX_G + 1];
-    // bs = x^m · B(x) / b, kept pre-shifted so that no secret-dependent shift is needed.
-    let mut bs = [0u8; MAX_G + 1];
-    c[0] = 1;
-    bs[1] = 1;
-    let mut l: u32 = 0;
-    for r in 0..t {
-        let mut d = 0u8;
-        for i in 0..=r.min(t) {
-            d ^= mul(c[i], s[r - i]);
-        }
-        let old = c;
-        for i in 0..len {
-            c[i] ^= mul(d, bs[i]);
-        }
-        let d_nz = mask_nonzero_u8(d);
-        // 2L ≤ r  ⇔  2L < r + 1
-        let len_change = (((2 * l) as u64).wrapping_sub(r as u64 + 1) >> 63) as u8;
-        let swap = d_nz & len_change.wrapping_neg();
-        let dinv = inv(d);
-        for i in 0..len {
-            let cand = mul(old[i], dinv);
-            bs[i] = (swap & cand) | (!swap & bs[i]);
-        }
-        let swap32 = ((swap as u32) & 1).wrapping_neg();
-        l = (swap32 & (r as u32 + 1).wrapping_sub(l)) | (!swap32 & l);
-        for i in (1..len).rev() {
-            bs[i] = bs[i - 1];
-        }
-        bs[0] = 0;
-    }
+    let (lam, l) = bm_lanes::<P>(s);
+    let bytes = lanes::to_bytes(&lam);
+    let norm = lanes::to_bytes(&lanes::scale(&lam, inv(bytes[0]), len.div_ceil(8)));
     sigma.fill(0);
-    sigma[..len].copy_from_slice(&c[..len]);
-    l as usize
+    sigma[..len].copy_from_slice(&norm[..len]);
+    l
+}
+
+fn reversed(s: &[u8], t: usize) -> [u8; 128] {
+    let mut rev = [0u8; 128];
+    for k in 0..t {
+        rev[k] = s[t - 1 - k];
+    }
+    rev
+}
+
+/// Inversionless Berlekamp–Massey with a fixed 2δ iterations:
+/// Λ ← γ·Λ + δ_r·x·B; if δ_r ≠ 0 and 2L ≤ r then (B, γ, L) ← (Λ_old, δ_r, r + 1 − L)
+/// else B ← x·B. Every update is computed and selected with masks. The result is
+/// κ·σ for a nonzero κ (Λ_0 = κ), which has the same roots and the same ratio Ω/σ′.
+fn bm_lanes<P: ParamSet>(s: &[u8]) -> (Lanes, usize) {
+    let t = 2 * P::DELTA;
+    let len = t + 1;
+    let nw = len.div_ceil(8);
+    let rev = reversed(s, t);
+    let mut lam: Lanes = [0; 8];
+    // bx = x · B(x), kept pre-shifted so that no secret-dependent shift is needed.
+    let mut bx: Lanes = [0; 8];
+    lam[0] = 1;
+    bx[0] = 1 << 8;
+    let mut gamma: u8 = 1;
+    let mut l: u64 = 0;
+    for r in 0..t {
+        let d = lanes::hsum(&lanes::hadamard(&lam, &window(&rev, t, r), nw), nw);
+        let old = lam;
+        let a = lanes::scale(&lam, gamma, nw);
+        let b = lanes::scale(&bx, d, nw);
+        for i in 0..nw {
+            lam[i] = a[i] ^ b[i];
+        }
+        // swap iff d ≠ 0 and 2L ≤ r (⇔ 2L < r + 1)
+        let d_nz = mask_nonzero_u8(d) as u64 & 1;
+        let len_change = (2 * l).wrapping_sub(r as u64 + 1) >> 63;
+        let swap = barrier((d_nz & len_change).wrapping_neg());
+        for i in 0..nw {
+            bx[i] = (swap & old[i]) | (!swap & bx[i]);
+        }
+        let sw8 = swap as u8;
+        gamma = (sw8 & d) | (!sw8 & gamma);
+        l = (swap & (r as u64 + 1).wrapping_sub(l)) | (!swap & l);
+        bx = lanes::shift_up(&bx);
+        lanes::truncate(&mut bx, len);
+    }
+    (lam, l as usize)
 }
 
 /// Decodes a received word of n1 bytes in place (corrects up to δ symbol errors; see the
@@ -107,39 +146,54 @@ pub fn berlekamp_massey<P: ParamSet>(s: &[u8], sigma: &mut [u8; MAX_G + 1]) -> u
 /// `cw.len() == P::N1`, `msg.len() == P::K`.
 pub fn decode<P: ParamSet>(cw: &mut [u8], msg: &mut [u8]) {
     let t = 2 * P::DELTA;
+    let len = t + 1;
+    let nw = len.div_ceil(8);
     let mut s = [0u8; MAX_G];
     syndromes::<P>(cw, &mut s);
-    let mut sigma = [0u8; MAX_G + 1];
-    let _ = berlekamp_massey::<P>(&s[..t], &mut sigma);
-    // Ω(x) = S(x)·σ(x) mod x^{2δ}, with S(x) = Σ_{i<2δ} S_{i+1} x^i.
-    let mut omega = [0u8; MAX_G];
-    for (i, o) in omega.iter_mut().enumerate().take(t) {
-        let mut acc = 0u8;
-        for k in 0..=i {
-            acc ^= mul(sigma[k], s[i - k]);
-        }
-        *o = acc;
+    let (sigma, _) = bm_lanes::<P>(&s[..t]);
+    // Ω(x) = S(x)·σ(x) mod x^{2δ}: Ω_i = Σ_{k ≤ i} σ_k S_{i−k+1} = Σ_k σ_k · W_i[k].
+    let rev = reversed(&s[..t], t);
+    let pw_sigma = lanes::powers(&sigma, nw);
+    let mut omega_b = [0u8; 64];
+    for (i, o) in omega_b.iter_mut().enumerate().take(t) {
+        let sp = lanes::spreads(&window(&rev, t, i), nw);
+        *o = lanes::hsum(&lanes::hadamard_spread(&sp, &pw_sigma, nw), nw);
     }
-    for j in t..P::N1 {
-        let neg = -(j as i64);
-        // σ(x), Ω(x), σ'(x) at x = α^{−j}.
-        let mut sv = 0u8;
-        for (k, &sk) in sigma.iter().enumerate().take(t + 1) {
-            sv ^= mul(sk, alpha_pow(neg * k as i64));
+    let omega = lanes::from_bytes(&omega_b);
+    // σ′(x) = Σ_{k odd} σ_k x^{k−1}: lane k − 1 ← σ_k for odd k.
+    let sb = lanes::to_bytes(&sigma);
+    let mut der_b = [0u8; 64];
+    let mut k = 1;
+    while k < len {
+        der_b[k - 1] = sb[k];
+        k += 2;
+    }
+    let der = lanes::from_bytes(&der_b);
+    let (sp_sigma, sp_omega, sp_der) = (
+        lanes::spreads(&sigma, nw),
+        lanes::spreads(&omega, nw),
+        lanes::spreads(&der, nw),
+    );
+    for (j, cj) in cw.iter_mut().enumerate().take(P::N1).skip(t) {
+        // pows[b] lane k = α^b · (α^{−j})^k (public).
+        let mut bytes = [0u8; 64];
+        // exponents −j·k mod 255, stepped without division (public values)
+        let step = 255 - j; // j < n1 ≤ 90
+        let mut e = 0;
+        for x in bytes.iter_mut().take(len) {
+            *x = EXP[e];
+            e += step;
+            if e >= 255 {
+                e -= 255;
+            }
         }
-        let mut ov = 0u8;
-        for (k, &ok) in omega.iter().enumerate().take(t) {
-            ov ^= mul(ok, alpha_pow(neg * k as i64));
-        }
-        let mut dv = 0u8;
-        let mut k = 1;
-        while k <= t {
-            dv ^= mul(sigma[k], alpha_pow(neg * (k as i64 - 1)));
-            k += 2;
-        }
-        let is_root = !mask_nonzero_u8(sv);
+        let pows = lanes::powers(&lanes::from_bytes(&bytes), nw);
+        let sv = lanes::hsum(&lanes::hadamard_spread(&sp_sigma, &pows, nw), nw);
+        let ov = lanes::hsum(&lanes::hadamard_spread(&sp_omega, &pows, nw), nw);
+        let dv = lanes::hsum(&lanes::hadamard_spread(&sp_der, &pows, nw), nw);
+        let is_root = barrier(!mask_nonzero_u8(sv));
         let e = mul(ov, inv(dv));
-        cw[j] ^= is_root & e;
+        *cj ^= is_root & e;
     }
     msg[..P::K].copy_from_slice(&cw[t..P::N1]);
 }
@@ -148,6 +202,8 @@ pub fn decode<P: ParamSet>(cw: &mut [u8], msg: &mut [u8]) {
 mod tests {
     use super::*;
     use crate::core::params::{Hqc1, Hqc3, Hqc5};
+
+    use crate::core::code::gf256::alpha_pow;
 
     fn g_is_product<P: ParamSet>() {
         // g(x) = ∏_{i=1}^{2δ} (x − α^i), lowest degree first.

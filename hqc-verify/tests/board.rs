@@ -1,0 +1,410 @@
+//! `hqc-verify board` end to end on the emulated Cortex-M4 (QEMU mps2-an386).
+//!
+//! The configurations are exported with `search::export` into `target/tmp/board-exports/`
+//! (files are rewritten only when their contents change, so the firmware and m4kem builds
+//! under `build/board-run/` and `build/m4kem/` are reused between runs):
+//!
+//! | test | configuration | KAT entries |
+//! |---|---|---|
+//! | `hqc1_published` | HQC-1, l = 10, c = 3072, β = 0x00103674, artifact chain | 10 per flavour, both |
+//! | `hqc3_published` | HQC-3, l = 11, c = 8192, β = 0x00103674, artifact chain | 10 per flavour, both |
+//! | `hqc5_canonical` | HQC-5, l = 12, c = 0, β = 0x00012f9a, default chain | 10 per flavour, both |
+//! | `altered_modulus_exponent_fails` | HQC-1 copy, one exponent of `minpoly_mods_defs.h` changed | 1 (2026-02) |
+//! | `invalid_params_are_errors` | missing, non-JSON, wrong level, edited checksum, non-HQC n, missing header | — |
+//!
+//! The toolchain (arm-none-eabi-gcc, qemu-system-arm, Debian rust-web) is installed by the
+//! command itself when missing (`scripts/install-board-deps.sh`, `scripts/install-rust-web.sh`);
+//! if that is impossible the tests fail with the scripts' message. The full KAT set (100 entries
+//! per flavour) is `hqc-verify board --params DIR/params.json --count 100`.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use search::codegen::Chain;
+use search::export::ExportConfig;
+
+// `src/board.rs` compiled into this test (see examples/board.rs); `crate::core` and
+// `crate::kat` come from the imports.
+#[allow(unused_imports)]
+use hqc_verify::{core, kat};
+#[path = "../src/board.rs"]
+#[allow(dead_code)]
+mod board;
+
+use board::{BoardArgs, BoardReport, FlavourSel};
+use hqc_verify::core::params::{Flavour, Level};
+
+fn exports_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("board-exports")
+}
+
+/// Writes `files` into `dir`, touching only files whose contents differ.
+fn sync_dir(dir: &Path, files: &[(String, String)]) {
+    std::fs::create_dir_all(dir).expect("create export dir");
+    for (name, text) in files {
+        let p = dir.join(name);
+        if std::fs::read_to_string(&p).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&p, text).expect("write export file");
+        }
+    }
+}
+
+fn export(name: &str, n: u64, l: u32, c: u64, beta: u32, chain: Chain) -> PathBuf {
+    let dir = exports_root().join(name);
+    let cfg = ExportConfig {
+        m: 32,
+        l,
+        beta,
+        c,
+        n,
+        chain,
+    };
+    let e = search::export::build(&cfg, &search::export::command_of(&cfg, &dir))
+        .expect("export builds");
+    sync_dir(&dir, &e.files());
+    dir.join("params.json")
+}
+
+/// The three exports, made once per test process.
+fn exports() -> &'static [PathBuf; 3] {
+    static E: OnceLock<[PathBuf; 3]> = OnceLock::new();
+    E.get_or_init(|| {
+        [
+            export(
+                "hqc1-published",
+                17_669,
+                10,
+                3072,
+                0x0010_3674,
+                Chain::Artifact,
+            ),
+            export(
+                "hqc3-published",
+                35_851,
+                11,
+                8192,
+                0x0010_3674,
+                Chain::Artifact,
+            ),
+            export("hqc5-canonical", 57_637, 12, 0, 0x0001_2f9a, Chain::Default),
+        ]
+    })
+}
+
+fn args(params: &Path, flavours: &[Flavour], count: u16) -> BoardArgs {
+    let mut a = BoardArgs::new(params);
+    a.flavour = FlavourSel(flavours.to_vec());
+    a.count = count;
+    a
+}
+
+fn run(a: &BoardArgs) -> BoardReport {
+    match board::execute(a) {
+        Ok(r) => r,
+        Err(e) => panic!(
+            "hqc-verify board could not run for {} (toolchain or KAT files missing?): {e:#}",
+            a.params.display()
+        ),
+    }
+}
+
+fn failures(r: &BoardReport) -> String {
+    r.checks
+        .iter()
+        .filter(|c| !c.passed)
+        .map(|c| format!("{}: {}", c.name, c.detail))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn check<'a>(r: &'a BoardReport, prefix: &str) -> &'a board::Check {
+    r.checks
+        .iter()
+        .find(|c| c.name.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no check named {prefix}…; checks: {:#?}", r.checks))
+}
+
+/// The published/canonical configuration passes every check: on-board modulus extraction,
+/// random products against the on-board schoolbook product, 10 KAT entries per flavour, and
+/// the counts are there.
+fn passes(params: &Path, level: Level) -> BoardReport {
+    let r = run(&args(params, &Flavour::ALL, 10));
+    assert!(r.passed, "{level} board run failed:\n{}", failures(&r));
+    assert_eq!(r.params.level, level.name());
+    for name in [
+        "firmware: test_mul: extracted modulus",
+        "firmware: test_mul: CRT product = schoolbook product",
+        "firmware: test_mul: ring product = schoolbook mod x^n - 1",
+        "firmware: test_field: inverse(forward(f)) = f",
+        "firmware: board and host print the same product hashes",
+    ] {
+        assert!(check(&r, name).passed, "{name}");
+    }
+    assert_eq!(r.kat.len(), 2);
+    for k in &r.kat {
+        assert_eq!(
+            (k.passed, k.run, k.qemu_exit),
+            (10, 10, Some(0)),
+            "{level} {}",
+            k.flavour
+        );
+        assert!(k.keygen.is_some() && k.encaps.is_some() && k.decaps.is_some());
+    }
+    let st = r.counts.stages.as_ref().expect("stage counts");
+    let prod = r.counts.ring_product.expect("ring product count");
+    assert!(st.forward > 0 && st.inverse > 0 && st.pointwise > 0 && st.butterflies > 0);
+    assert!(
+        st.instrumented_total >= prod,
+        "stage markers only add instructions"
+    );
+    let m = r.model.as_ref().expect("cost model");
+    let last = m.rows.last().expect("product row");
+    assert!(last.counted_instructions.is_some() && last.ratio_to_ops.is_some());
+    r
+}
+
+#[test]
+fn hqc1_published() {
+    let p = &exports()[0];
+    let r = passes(p, Level::Hqc1);
+    let st = r.counts.stages.as_ref().expect("stages");
+    assert!(
+        st.residue_product > 0 && st.reconstruction > 0,
+        "HQC-1 has a residue ring"
+    );
+    let row = r
+        .model
+        .as_ref()
+        .and_then(|m| m.rows.iter().find(|x| x.component == "reconstruction"));
+    assert!(row.is_some_and(|x| x.counted_instructions == Some(st.reconstruction)));
+    // instruction counts are deterministic: a second run gives the same JSON byte for byte
+    let again = run(&args(p, &Flavour::ALL, 10));
+    assert_eq!(
+        serde_json::to_string_pretty(&r).expect("json"),
+        serde_json::to_string_pretty(&again).expect("json"),
+        "the report differs between two runs"
+    );
+}
+
+#[test]
+fn hqc3_published() {
+    let r = passes(&exports()[1], Level::Hqc3);
+    assert!(r
+        .counts
+        .stages
+        .as_ref()
+        .is_some_and(|s| s.reconstruction > 0));
+}
+
+#[test]
+fn hqc5_canonical() {
+    let r = passes(&exports()[2], Level::Hqc5);
+    let st = r.counts.stages.as_ref().expect("stages");
+    assert_eq!(
+        (st.residue_product, st.reconstruction),
+        (0, 0),
+        "HQC-5 has no residue ring"
+    );
+}
+
+/// Changes one exponent of M in a copy of the HQC-1 headers (both forms of
+/// minpoly_mods_defs.h); returns (old exponent, new exponent).
+fn alter_one_exponent(dir: &Path) -> (u64, u64) {
+    let path = dir.join("minpoly_mods_defs.h");
+    let text = std::fs::read_to_string(&path).expect("read minpoly_mods_defs.h");
+    // class r = 1: its first listed entry a (e = 32a + 1) becomes a + 1 if that is free
+    let grab = |name: &str| -> (usize, usize) {
+        let at = text.find(&format!("{name}[")).expect("array present");
+        let open = at + text[at..].find('{').expect("{");
+        let close = open + text[open..].find('}').expect("}");
+        (open + 1, close)
+    };
+    let (o, c) = grab("minpoly_mod_1");
+    let class1: Vec<u64> = text[o..c]
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let big_n: u64 = std::fs::read_to_string(dir.join("fafft_params.h"))
+        .expect("read fafft_params.h")
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("#define FAFFT_N ")
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .expect("FAFFT_N");
+    let a = *class1
+        .iter()
+        .find(|&&a| !class1.contains(&(a + 1)) && 32 * (a + 1) + 1 < big_n)
+        .expect("a movable class-1 exponent");
+    let (old, new) = (32 * a + 1, 32 * (a + 1) + 1);
+    // replace the first occurrence of `a` inside minpoly_mod_1 and inside minpoly_flat's class-1 part
+    let replace_first = |t: &str, range: (usize, usize), skip: usize| -> String {
+        let body = &t[range.0..range.1];
+        let mut out = String::new();
+        let mut idx = 0usize;
+        let mut done = false;
+        for (i, tok) in body.split(',').enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if !done && tok.trim().parse::<u64>().ok() == Some(a) && idx >= skip {
+                out.push_str(&tok.replace(&a.to_string(), &(a + 1).to_string()));
+                done = true;
+            } else {
+                out.push_str(tok);
+            }
+            if tok.trim().parse::<u64>().is_ok() {
+                idx += 1;
+            }
+        }
+        assert!(done, "exponent entry not found");
+        format!("{}{}{}", &t[..range.0], out, &t[range.1..])
+    };
+    let t1 = replace_first(&text, (o, c), 0);
+    // minpoly_flat: class 1 starts at minpoly_offsets[1] = number of class-0 entries
+    let at0 = t1.find("minpoly_mod_0[").expect("class 0");
+    let n0: usize = t1[at0 + 14..]
+        .split(']')
+        .next()
+        .expect("dim")
+        .trim()
+        .parse()
+        .expect("class-0 length");
+    let at = t1.find("minpoly_flat[").expect("flat");
+    let open = at + t1[at..].find('{').expect("{");
+    let close = open + t1[open..].find('}').expect("}");
+    let t2 = replace_first(&t1, (open + 1, close), n0);
+    std::fs::write(&path, t2).expect("write altered header");
+    (old, new)
+}
+
+#[test]
+fn altered_modulus_exponent_fails() {
+    let src = exports()[0].parent().expect("dir").to_path_buf();
+    let dir = exports_root().join("hqc1-altered-exponent");
+    // copy only when the source changed, so the build is reused between runs
+    let files: Vec<(String, String)> = std::fs::read_dir(&src)
+        .expect("read export")
+        .map(|e| {
+            let e = e.expect("entry");
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read_to_string(e.path()).expect("read"),
+            )
+        })
+        .collect();
+    let mut tmp = dir.clone();
+    tmp.set_file_name("hqc1-altered-exponent.tmp");
+    let _ = std::fs::remove_dir_all(&tmp);
+    sync_dir(&tmp, &files);
+    let (old, new) = alter_one_exponent(&tmp);
+    let altered = std::fs::read_to_string(tmp.join("minpoly_mods_defs.h")).expect("read");
+    let _ = std::fs::remove_dir_all(&tmp);
+    let files: Vec<(String, String)> = files
+        .into_iter()
+        .map(|(n, t)| {
+            if n == "minpoly_mods_defs.h" {
+                (n, altered.clone())
+            } else {
+                (n, t)
+            }
+        })
+        .collect();
+    sync_dir(&dir, &files);
+
+    let r = run(&args(&dir.join("params.json"), &[Flavour::V2026_02], 1));
+    assert!(
+        !r.passed,
+        "an altered modulus exponent must fail the board run"
+    );
+    // the on-board black-box extraction names the mismatch and the first differing exponent
+    let ex = check(&r, "firmware: test_mul: extracted modulus");
+    assert!(
+        !ex.passed,
+        "on-board modulus extraction must fail: {}",
+        ex.detail
+    );
+    let first = old.min(new);
+    assert!(
+        ex.detail
+            .contains(&format!("first differing exponent {first}")),
+        "detail should name exponent {first}: {}",
+        ex.detail
+    );
+    assert!(r
+        .failed
+        .iter()
+        .any(|f| f.starts_with("firmware: test_mul: extracted modulus")));
+    // the products through the wrong reconstruction fail too, and the host sees the edit
+    assert!(!check(&r, "firmware: test_mul: CRT product = schoolbook product").passed);
+    assert!(!check(&r, "host: minpoly_flat/minpoly_offsets").passed);
+    assert!(!check(&r, "host: minpoly_mod_<r>").passed);
+    let text = board::render_text(&r);
+    assert!(
+        text.contains("FAIL firmware: test_mul: extracted modulus"),
+        "{text}"
+    );
+}
+
+fn expect_err(a: &BoardArgs, needle: &str) {
+    match board::execute(a) {
+        Ok(r) => panic!(
+            "expected an error containing {needle:?}, got a report (passed = {})",
+            r.passed
+        ),
+        Err(e) => {
+            let msg = format!("{e:#}");
+            assert!(
+                msg.contains(needle),
+                "error {msg:?} should contain {needle:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn invalid_params_are_errors() {
+    let good = &exports()[0];
+    let root = exports_root().join("invalid");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("mkdir");
+
+    expect_err(&BoardArgs::new(root.join("nope.json")), "does not exist");
+
+    let bad = root.join("bad.json");
+    std::fs::write(&bad, "{ not json").expect("write");
+    expect_err(&BoardArgs::new(&bad), "is not valid JSON");
+
+    let mut a = BoardArgs::new(good);
+    a.level = Some(Level::Hqc3);
+    expect_err(&a, "--level 3 does not match");
+
+    // a hand edit breaks the checksum
+    let text = std::fs::read_to_string(good).expect("read");
+    let edited_dir = root.join("edited");
+    std::fs::create_dir_all(&edited_dir).expect("mkdir");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["c"] = serde_json::json!(4096);
+    std::fs::write(edited_dir.join("params.json"), v.to_string()).expect("write");
+    expect_err(
+        &BoardArgs::new(edited_dir.join("params.json")),
+        "checksum mismatch",
+    );
+
+    // without a checksum, a non-HQC n is named
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v.as_object_mut().expect("object").remove("checksum");
+    v["n"] = serde_json::json!(12345);
+    std::fs::write(edited_dir.join("params.json"), v.to_string()).expect("write");
+    expect_err(
+        &BoardArgs::new(edited_dir.join("params.json")),
+        "n = 12345 is not an HQC ring size",
+    );
+
+    // headers missing next to a valid params.json
+    std::fs::write(edited_dir.join("params.json"), &text).expect("write");
+    expect_err(
+        &BoardArgs::new(edited_dir.join("params.json")),
+        "lacks the header(s)",
+    );
+}
