@@ -13,7 +13,10 @@ fi
 cargo build --release -q -p search -p hqc-verify
 mkdir -p build/notebooks
 status=0
-for nb in notebooks/[0-9][0-9]-*.ipynb; do
+shopt -s nullglob
+nbs=(notebooks/[0-9][0-9]-*.ipynb)
+if [ ${#nbs[@]} -eq 0 ]; then echo "no notebooks found" >&2; exit 1; fi
+for nb in "${nbs[@]}"; do
   name=$(basename "$nb")
   start=$(date +%s)
   if "$VENV/bin/jupyter-nbconvert" --to notebook --execute --ExecutePreprocessor.timeout=1800 \
