@@ -31,6 +31,4 @@ step "board KEM entry points against the official KAT files (host)"
 step "notebooks (headless, fail on any failing cell)"
 scripts/notebooks.sh
 
-step "benchmarks compile"
-cargo bench --workspace --no-run --quiet
 step "done"

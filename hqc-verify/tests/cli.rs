@@ -44,17 +44,17 @@ fn kat_first_entry_matches_and_writes_file() {
 }
 
 #[test]
-fn fafft_crt_is_not_yet_available() {
-    for args in [
-        &["kat", "--params", "p.json"][..],
-        &["kat", "--multiplier", "fafft-crt"][..],
-        &["profile", "--params", "p.json"][..],
+fn fafft_crt_needs_a_readable_params_file() {
+    for (args, msg) in [
+        (&["kat", "--params", "missing-p.json"][..], "cannot read parameter file"),
+        (&["kat", "--multiplier", "fafft-crt"][..], "needs --params"),
+        (&["profile", "--params", "missing-p.json"][..], "cannot read parameter file"),
+        (&["kat", "--multiplier", "portable", "--params", "p.json"][..], "cannot be combined"),
     ] {
         let o = bin().args(args).output().expect("binary runs");
-        assert_eq!(o.status.code(), Some(2));
-        assert!(
-            String::from_utf8_lossy(&o.stderr).contains("fafft-crt multiplier not yet available")
-        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err}");
     }
 }
 
