@@ -68,9 +68,7 @@ impl BitMatrix {
         let n = self.n;
         // Work on rows: row i of A as bits over columns, augmented with identity.
         let mut a: Vec<u64> = (0..n)
-            .map(|i| {
-                (0..n).fold(0u64, |acc, j| acc | (((self.cols[j] >> i) & 1) << j))
-            })
+            .map(|i| (0..n).fold(0u64, |acc, j| acc | (((self.cols[j] >> i) & 1) << j)))
             .collect();
         let mut inv: Vec<u64> = (0..n).map(|i| 1u64 << i).collect();
         for col in 0..n {

@@ -46,7 +46,11 @@ pub fn read(buf: &[u64], pos: usize, n: usize) -> u64 {
 /// XOR the `n ≤ 64` low bits of `val` into the string at bit `pos`.
 #[inline]
 pub fn xor_at(buf: &mut [u64], pos: usize, val: u64, n: usize) {
-    let val = if n >= 64 { val } else { val & ((1u64 << n) - 1) };
+    let val = if n >= 64 {
+        val
+    } else {
+        val & ((1u64 << n) - 1)
+    };
     let w = pos / 64;
     let s = pos % 64;
     buf[w] ^= val << s;

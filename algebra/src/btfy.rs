@@ -71,11 +71,7 @@ pub fn btfy_recursive<F: BinaryField>(basis: &CantorBasis<F>, g: &[F], a: F) -> 
     let h0: Vec<F> = (0..half).map(|i| g[i].add(c.mul(g[half + i]))).collect();
     let h1: Vec<F> = (0..half).map(|i| h0[i].add(g[half + i])).collect();
     let mut out = btfy_recursive(basis, &h0, a);
-    out.extend(btfy_recursive(
-        basis,
-        &h1,
-        a.add(basis.v((l - 1) as usize)),
-    ));
+    out.extend(btfy_recursive(basis, &h1, a.add(basis.v((l - 1) as usize))));
     out
 }
 

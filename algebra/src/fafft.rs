@@ -100,12 +100,7 @@ impl<F: BinaryField> FafftPlan<F> {
 
     /// Plan with an explicit shift `a` (any `a` with `s_l(a) = β`, e.g. the artifact chain of
     /// §10.4). Another valid `a` only reorders the evaluation points.
-    pub fn with_shift(
-        basis: &CantorBasis<F>,
-        l: u32,
-        beta: F,
-        a: F,
-    ) -> Result<Self, AlgebraError> {
+    pub fn with_shift(basis: &CantorBasis<F>, l: u32, beta: F, a: F) -> Result<Self, AlgebraError> {
         check_admissible(basis, l, beta)?;
         if eval_s(l, a) != beta {
             let ca = basis.coords(a);

@@ -28,7 +28,11 @@ pub fn minimal_polynomial<F: BinaryField>(beta: F) -> Result<Poly, AlgebraError>
         match c.to_bits() {
             0 => {}
             1 => exps.push(i),
-            _ => return Err(AlgebraError::NonBinaryMinpoly { beta: beta.to_bits() }),
+            _ => {
+                return Err(AlgebraError::NonBinaryMinpoly {
+                    beta: beta.to_bits(),
+                })
+            }
         }
     }
     Ok(Poly::from_exponents(&exps))
@@ -60,7 +64,9 @@ pub fn minimal_polynomial_linear<F: BinaryField>(beta: F) -> Result<Poly, Algebr
         rows.sort_by_key(|r| r.0.leading_zeros()); // decreasing pivot
         pw = pw.mul(beta);
     }
-    Err(AlgebraError::NonBinaryMinpoly { beta: beta.to_bits() })
+    Err(AlgebraError::NonBinaryMinpoly {
+        beta: beta.to_bits(),
+    })
 }
 
 #[cfg(test)]
@@ -99,6 +105,9 @@ mod tests {
             let z = Tower::<32>(s as u32);
             assert_eq!(minimal_polynomial(z), minimal_polynomial_linear(z));
         }
-        assert_eq!(minimal_polynomial(Tower::<32>(1)), Ok(Poly::from_exponents(&[0, 1])));
+        assert_eq!(
+            minimal_polynomial(Tower::<32>(1)),
+            Ok(Poly::from_exponents(&[0, 1]))
+        );
     }
 }

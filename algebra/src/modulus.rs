@@ -101,7 +101,10 @@ pub fn modulus_from_minpoly(p: &Poly, l: u32) -> Poly {
 
 /// The modulus of a plan: `P_β(s_l(x))`.
 pub fn plan_modulus<F: BinaryField>(plan: &FafftPlan<F>) -> Result<Poly, AlgebraError> {
-    Ok(modulus_from_minpoly(&minimal_polynomial(plan.beta())?, plan.l()))
+    Ok(modulus_from_minpoly(
+        &minimal_polynomial(plan.beta())?,
+        plan.l(),
+    ))
 }
 
 /// (b) Product of the distinct minimal polynomials of the plan's evaluation points.

@@ -79,7 +79,11 @@ mod tests {
         let mut s = 0x0123_4567_89ab_cdefu64;
         for i in 0..32u32 {
             for j in 0..32u32 {
-                let want = if j >= i { b.v((j - i) as usize) } else { Tower32::zero() };
+                let want = if j >= i {
+                    b.v((j - i) as usize)
+                } else {
+                    Tower32::zero()
+                };
                 assert_eq!(eval_s(i, b.v(j as usize)), want, "s_{i}(v_{j})");
             }
             // random u ∈ V_i vanishes; random z maps by right shift of coordinates

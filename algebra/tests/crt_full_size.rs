@@ -59,7 +59,14 @@ fn hqc1_and_hqc3_crt_products_are_exact() {
 #[test]
 fn deterministic_vectors_9_5() {
     for (l, c, n, weight, low, xn) in [
-        (10u32, 3072usize, 17669usize, 13744usize, 0xfaadfcaau32, (978usize, 0xb9bc4a1au32)),
+        (
+            10u32,
+            3072usize,
+            17669usize,
+            13744usize,
+            0xfaadfcaau32,
+            (978usize, 0xb9bc4a1au32),
+        ),
         (11, 8192, 35851, 33600, 0x50541dfe, (1848, 0x676fa8d1)),
     ] {
         let mul = artifact(l, c, n);
@@ -92,9 +99,15 @@ fn il_vectors_10_2() {
         .collect();
     assert_eq!(
         &words32[..8],
-        &[0x44c4a9ff, 0x216a4241, 0xafcef800, 0x583fc876, 0x882b6b9b, 0x7e422115, 0xb1d2463f, 0xd74cdc42]
+        &[
+            0x44c4a9ff, 0x216a4241, 0xafcef800, 0x583fc876, 0x882b6b9b, 0x7e422115, 0xb1d2463f,
+            0xd74cdc42
+        ]
     );
-    assert_eq!(&words32[92..], &[0xbcab44ac, 0xa4b11e99, 0x06d7e886, 0xb2be9e15]);
+    assert_eq!(
+        &words32[92..],
+        &[0xbcab44ac, 0xa4b11e99, 0x06d7e886, 0xb2be9e15]
+    );
     // IL·M ≡ 1 (mod x^c)
     assert!(crt.il().mul_mod_xn(crt.modulus(), 3072).is_one());
     let cnt = crt.reconstruction_count();

@@ -64,7 +64,10 @@ fn artifact_moduli_165_and_199() {
     assert_eq!(occ, 17);
     assert_eq!(
         cnt,
-        [55, 19, 15, 6, 12, 0, 0, 0, 18, 4, 4, 1, 3, 0, 0, 0, 12, 4, 3, 1, 4, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0]
+        [
+            55, 19, 15, 6, 12, 0, 0, 0, 18, 4, 4, 1, 3, 0, 0, 0, 12, 4, 3, 1, 4, 0, 0, 0, 3, 0, 0,
+            0, 1, 0, 0, 0
+        ]
     );
     let m11 = modulus_from_minpoly(&p, 11);
     assert_eq!(m11.weight(), 199);
@@ -72,12 +75,18 @@ fn artifact_moduli_165_and_199() {
     assert_eq!(residues_mod_32(&m11).0, 19);
     // ModulusTable (the search's fast path) agrees with direct composition.
     for l in [10u32, 11, 12] {
-        assert_eq!(ModulusTable::new(32, l).modulus(&p), modulus_from_minpoly(&p, l));
+        assert_eq!(
+            ModulusTable::new(32, l).modulus(&p),
+            modulus_from_minpoly(&p, l)
+        );
     }
     // Representation-free admissibility of the artifact P (§8.2).
     assert!(is_admissible_minpoly(&p, 32, 10).expect("l ok"));
     assert!(is_admissible_minpoly(&p, 32, 11).expect("l ok"));
-    assert!(!is_admissible_minpoly(&p, 32, 12).expect("l ok"), "β ∉ V_20");
+    assert!(
+        !is_admissible_minpoly(&p, 32, 12).expect("l ok"),
+        "β ∉ V_20"
+    );
     // ... and proven by running the FAFFT (black-box extraction, §8.1 (c)).
     let plan = FafftPlan::new(&b, 10, beta).expect("admissible");
     assert_eq!(extract_plan_modulus(&plan).expect("runs"), m10);
@@ -124,10 +133,22 @@ fn worked_example_m8_l2() {
     assert_eq!(lch[0], 0x8f7003fb);
     let enc: Vec<u32> = plan.encode(&lch).iter().map(|z| z.0).collect();
     assert_eq!(enc, vec![0x42, 0x42, 0x4a, 0x79]);
-    let ff: Vec<u32> = plan.forward(&f).expect("fwd").values.iter().map(|z| z.0).collect();
+    let ff: Vec<u32> = plan
+        .forward(&f)
+        .expect("fwd")
+        .values
+        .iter()
+        .map(|z| z.0)
+        .collect();
     assert_eq!(ff, vec![0x12, 0x7f, 0x86, 0x92]);
     let g = Poly::from_words(vec![0x12345678]);
-    let gg: Vec<u32> = plan.forward(&g).expect("fwd").values.iter().map(|z| z.0).collect();
+    let gg: Vec<u32> = plan
+        .forward(&g)
+        .expect("fwd")
+        .values
+        .iter()
+        .map(|z| z.0)
+        .collect();
     assert_eq!(gg, vec![0x36, 0xd8, 0xf4, 0x13]);
     assert_eq!(f.mul(&g).words(), &[0x0c42fde8de112da8]);
     assert_eq!(plan.mul(&f, &g).expect("mul").words(), &[0x62c987df]);
@@ -144,7 +165,10 @@ fn worked_example_m16_l3() {
         m.exponents(),
         vec![0, 1, 2, 5, 6, 7, 8, 16, 20, 22, 32, 36, 37, 52, 65, 66, 67, 80, 82, 96, 97, 112, 128]
     );
-    assert_eq!(minimal_polynomial(plan.beta()).expect("mp").words(), &[0x16db3]);
+    assert_eq!(
+        minimal_polynomial(plan.beta()).expect("mp").words(),
+        &[0x16db3]
+    );
 }
 
 /// The §8.1 mandatory check for one plan: product = f·g mod M, exact when it fits, and the
@@ -156,7 +180,13 @@ fn check_plan<F: BinaryField>(plan: &FafftPlan<F>, rng: &mut ChaCha8Rng, with_po
     assert_eq!(ma.degree(), Some(n), "deg M = N");
     assert!(ma.bit(0), "M(0) = 1");
     let mc = extract_plan_modulus(plan).expect("(c)");
-    assert_eq!(ma, mc, "(a) = (c) for β = {:?}, l = {}", plan.beta(), plan.l());
+    assert_eq!(
+        ma,
+        mc,
+        "(a) = (c) for β = {:?}, l = {}",
+        plan.beta(),
+        plan.l()
+    );
     if with_points {
         let mb = modulus_from_points(plan).expect("(b)");
         assert_eq!(ma, mb, "(a) = (b)");
@@ -175,7 +205,11 @@ fn check_plan<F: BinaryField>(plan: &FafftPlan<F>, rng: &mut ChaCha8Rng, with_po
         assert_eq!(plan.mul(&f, &g).expect("mul"), want, "f·g mod M");
         let fs = random_poly(rng, n / 2);
         let gs = random_poly(rng, n / 2);
-        assert_eq!(plan.mul(&fs, &gs).expect("mul"), fs.mul(&gs), "exact when it fits");
+        assert_eq!(
+            plan.mul(&fs, &gs).expect("mul"),
+            fs.mul(&gs),
+            "exact when it fits"
+        );
     }
 }
 
@@ -205,7 +239,11 @@ fn every_admissible_beta_m8() {
                 }
             }
         }
-        assert_eq!(count, (1usize << (8 - l)) - 16, "admissible count for l = {l}");
+        assert_eq!(
+            count,
+            (1usize << (8 - l)) - 16,
+            "admissible count for l = {l}"
+        );
     }
     assert!(matches!(
         FafftPlan::new(&b, 4, b.element(0x10)),
@@ -276,8 +314,17 @@ fn artifact_shift_chain_and_output_order() {
     }
     chain.reverse(); // γ_1 … γ_11
     let want = [
-        0x002ae0a0u32, 0x00599a26, 0x008cb572, 0x011a2440, 0x028a6a54, 0x05c6b394, 0x08427fae,
-        0x1036f9c0, 0x2ae076ca, 0x599a429e, 0x8cb5cc64,
+        0x002ae0a0u32,
+        0x00599a26,
+        0x008cb572,
+        0x011a2440,
+        0x028a6a54,
+        0x05c6b394,
+        0x08427fae,
+        0x1036f9c0,
+        0x2ae076ca,
+        0x599a429e,
+        0x8cb5cc64,
     ];
     assert_eq!(chain.iter().map(|z| z.0).collect::<Vec<_>>(), want);
     let plan = FafftPlan::with_shift(&b, 10, beta, chain[9]).expect("valid chain");
@@ -288,7 +335,10 @@ fn artifact_shift_chain_and_output_order() {
     // Encode columns r_0..r_7 of the artifact (§10.3).
     assert_eq!(
         &plan.encode_matrix().cols()[..8],
-        &[0x00000001, 0x00103674, 0x000842af, 0x2c2a8d4d, 0x0005c683, 0x5e3f5719, 0x4d4955a0, 0xbe378cbe]
+        &[
+            0x00000001, 0x00103674, 0x000842af, 0x2c2a8d4d, 0x0005c683, 0x5e3f5719, 0x4d4955a0,
+            0xbe378cbe
+        ]
     );
     // Both chains give the same modulus.
     let default = FafftPlan::new(&b, 10, beta).expect("admissible");

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use hqc_verify::core::kem::Hqc;
-use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, ParamSet};
 use hqc_verify::core::mul::Multiplier;
+use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, ParamSet};
 use hqc_verify::fafft_mul::FafftCrtMul;
 use hqc_verify::multiplier::ReferenceMul;
 

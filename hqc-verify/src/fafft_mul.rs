@@ -152,7 +152,9 @@ impl FafftCrtMul {
         let c = num(&v, &path, "c")?;
         let file_n = num(&v, &path, "n")?;
         if m != 32 {
-            return Err(invalid(format!("m = {m}: only m = 32 (the tower field) is supported")));
+            return Err(invalid(format!(
+                "m = {m}: only m = 32 (the tower field) is supported"
+            )));
         }
         if file_n != n {
             return Err(invalid(format!(
@@ -180,7 +182,11 @@ impl FafftCrtMul {
         let listed: Vec<usize> = field(&v, &path, "M")?
             .get("exponents")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|x| x.as_u64().map(|e| e as usize)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_u64().map(|e| e as usize))
+                    .collect()
+            })
             .ok_or(ParamsError::Field {
                 path: path.clone(),
                 field: "M",
@@ -206,9 +212,18 @@ impl FafftCrtMul {
         }
         let enc: Vec<u32> = field(&v, &path, "encode_columns")?
             .as_array()
-            .map(|a| a.iter().filter_map(|x| hex_u32(x, &path, "encode_columns").ok()).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| hex_u32(x, &path, "encode_columns").ok())
+                    .collect()
+            })
             .unwrap_or_default();
-        let want_enc: Vec<u32> = plan.encode_matrix().cols().iter().map(|&x| x as u32).collect();
+        let want_enc: Vec<u32> = plan
+            .encode_matrix()
+            .cols()
+            .iter()
+            .map(|&x| x as u32)
+            .collect();
         if enc != want_enc {
             return Err(invalid("Encode columns differ from X_j(β)".into()));
         }
@@ -219,7 +234,11 @@ impl FafftCrtMul {
             let file_il: Vec<u32> = il
                 .get("words_plain")
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(|x| hex_u32(x, &path, "IL").ok()).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| hex_u32(x, &path, "IL").ok())
+                        .collect()
+                })
                 .unwrap_or_default();
             let mine: Vec<u32> = crt
                 .il()
@@ -229,7 +248,9 @@ impl FafftCrtMul {
                 .take(c / 32)
                 .collect();
             if file_il != mine {
-                return Err(invalid("IL = M^(-1) mod x^c differs from the derived one".into()));
+                return Err(invalid(
+                    "IL = M^(-1) mod x^c differs from the derived one".into(),
+                ));
             }
         }
         Ok(FafftCrtMul {

@@ -28,11 +28,11 @@
 pub mod core;
 
 #[cfg(feature = "std")]
-pub mod multiplier;
+pub mod board;
 #[cfg(feature = "std")]
 pub mod fafft_mul;
 #[cfg(feature = "std")]
-pub mod board;
+pub mod multiplier;
 
 #[cfg(feature = "std")]
 pub mod kat;

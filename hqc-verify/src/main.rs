@@ -135,7 +135,9 @@ fn multiplier(sel: &Selection) -> Result<MultiplierKind> {
         return Ok(MultiplierKind::FafftCrt(leaked));
     }
     if sel.multiplier == "fafft-crt" {
-        bail!("--multiplier fafft-crt needs --params FILE (a params.json written by `search export`)");
+        bail!(
+            "--multiplier fafft-crt needs --params FILE (a params.json written by `search export`)"
+        );
     }
     match MultiplierKind::parse(&sel.multiplier) {
         Some(k) => Ok(k),

@@ -163,10 +163,7 @@ pub enum AnyMultiplier {
 
 impl AnyMultiplier {
     /// The multiplier of kind `kind` for ring degree `n`.
-    pub fn new(
-        kind: MultiplierKind,
-        n: usize,
-    ) -> Result<Self, crate::fafft_mul::ParamsError> {
+    pub fn new(kind: MultiplierKind, n: usize) -> Result<Self, crate::fafft_mul::ParamsError> {
         Ok(match kind {
             MultiplierKind::Reference => AnyMultiplier::Reference(ReferenceMul::new(n)),
             MultiplierKind::Portable => AnyMultiplier::Portable(PortableVecMul::new(n)),

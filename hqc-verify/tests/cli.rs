@@ -46,10 +46,19 @@ fn kat_first_entry_matches_and_writes_file() {
 #[test]
 fn fafft_crt_needs_a_readable_params_file() {
     for (args, msg) in [
-        (&["kat", "--params", "missing-p.json"][..], "cannot read parameter file"),
+        (
+            &["kat", "--params", "missing-p.json"][..],
+            "cannot read parameter file",
+        ),
         (&["kat", "--multiplier", "fafft-crt"][..], "needs --params"),
-        (&["profile", "--params", "missing-p.json"][..], "cannot read parameter file"),
-        (&["kat", "--multiplier", "portable", "--params", "p.json"][..], "cannot be combined"),
+        (
+            &["profile", "--params", "missing-p.json"][..],
+            "cannot read parameter file",
+        ),
+        (
+            &["kat", "--multiplier", "portable", "--params", "p.json"][..],
+            "cannot be combined",
+        ),
     ] {
         let o = bin().args(args).output().expect("binary runs");
         let err = String::from_utf8_lossy(&o.stderr);

@@ -11,7 +11,16 @@ fn root() -> PathBuf {
 
 fn kat(level: &str, params: &Path, count: &str) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_hqc-verify"))
-        .args(["kat", "--level", level, "--flavour", "all", "--count", count, "--params"])
+        .args([
+            "kat",
+            "--level",
+            level,
+            "--flavour",
+            "all",
+            "--count",
+            count,
+            "--params",
+        ])
         .arg(params)
         .output()
         .expect("binary runs")
@@ -28,9 +37,16 @@ fn exported_multipliers_pass_the_first_10_kat_entries() {
         let p = root().join("results/export").join(dir).join("params.json");
         let out = kat(level, &p, "10");
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{dir}: {text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{dir}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(text.contains("fafft-crt"), "{dir}: multiplier used: {text}");
-        assert!(text.contains("2/2 level/flavour combinations match"), "{dir}: {text}");
+        assert!(
+            text.contains("2/2 level/flavour combinations match"),
+            "{dir}: {text}"
+        );
     }
 }
 
@@ -66,7 +82,11 @@ fn corrupted_parameter_files_are_caught() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("modulus exponent list differs"), "{err}");
     // Wrong level for the file.
-    let out = kat("3", &root().join("results/export/hqc1-published/params.json"), "1");
+    let out = kat(
+        "3",
+        &root().join("results/export/hqc1-published/params.json"),
+        "1",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("n = 17669"));
     let _ = std::fs::remove_dir_all(&dir);

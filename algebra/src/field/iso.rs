@@ -55,7 +55,11 @@ impl<A: BinaryField, B: BinaryField> FieldIso<A, B> {
 /// All roots in `F` of the binary polynomial with the given exponents, assuming it splits into
 /// distinct linear factors over `F` (as the minimal polynomial of a degree-m element does).
 pub fn roots_in<F: BinaryField>(exponents: &[usize]) -> Result<Vec<F>, AlgebraError> {
-    let deg = exponents.iter().copied().max().ok_or(AlgebraError::NoRoot)?;
+    let deg = exponents
+        .iter()
+        .copied()
+        .max()
+        .ok_or(AlgebraError::NoRoot)?;
     let mut c = vec![F::zero(); deg + 1];
     for &e in exponents {
         c[e] = c[e].add(F::one());

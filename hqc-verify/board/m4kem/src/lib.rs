@@ -36,7 +36,7 @@
 #![cfg_attr(target_os = "none", no_std)]
 
 use hqc_verify::core::kem::{Ciphertext, DecapsKey, EncapsKey, Hqc, SharedSecret};
-use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, ParamSet, MAX_K, SALT_BYTES, SS_BYTES};
+use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, MAX_K, ParamSet, SALT_BYTES, SS_BYTES};
 use hqc_verify::core::prng::{RandomSource, ShakePrng};
 use sha3::{Digest, Sha3_256};
 
@@ -111,7 +111,9 @@ macro_rules! by_level {
 
 /// The randomness of one KAT entry: seed_kem (32), then m (k bytes), then salt (16), read in
 /// this order from prng_init(seed, "") (kat/README.md, "How the entries are produced").
-pub fn kat_randomness<P: ParamSet>(seed: &[u8; KAT_SEED_BYTES]) -> ([u8; 32], [u8; MAX_K], [u8; SALT_BYTES]) {
+pub fn kat_randomness<P: ParamSet>(
+    seed: &[u8; KAT_SEED_BYTES],
+) -> ([u8; 32], [u8; MAX_K], [u8; SALT_BYTES]) {
     let mut prng = ShakePrng::new(seed, &[]);
     let mut seed_kem = [0u8; 32];
     let mut m = [0u8; MAX_K];
@@ -147,14 +149,20 @@ pub fn kat_entry<P: ParamSet>(
     let (ct, ss) = encaps_step(&hqc, &ek, &m[..P::K], &salt)?;
     let ss2 = decaps_step(&hqc, &dk, &ct);
     let ok = ss2 == ss;
-    Ok((entry_digest(ek.as_bytes(), dk.as_bytes(), ct.as_bytes(), ss.as_bytes()), ok))
+    Ok((
+        entry_digest(ek.as_bytes(), dk.as_bytes(), ct.as_bytes(), ss.as_bytes()),
+        ok,
+    ))
 }
 
 // The three steps are kept out of line so that their (large) frames are not merged into the
 // caller's: the peak stack is then the caller's objects plus the deepest single step.
 
 #[inline(never)]
-fn keygen_step<P: ParamSet>(hqc: &Hqc<P, KemMul<P>>, seed_kem: &[u8; 32]) -> (EncapsKey<P>, DecapsKey<P>) {
+fn keygen_step<P: ParamSet>(
+    hqc: &Hqc<P, KemMul<P>>,
+    seed_kem: &[u8; 32],
+) -> (EncapsKey<P>, DecapsKey<P>) {
     hqc.keygen(seed_kem)
 }
 
@@ -166,11 +174,16 @@ fn encaps_step<P: ParamSet>(
     salt: &[u8; SALT_BYTES],
 ) -> Result<(Ciphertext<P>, SharedSecret), M4kemStatus> {
     // m has exactly k bytes; Encaps cannot fail.
-    hqc.encaps(ek, m, salt).map_err(|_| M4kemStatus::InvalidLength)
+    hqc.encaps(ek, m, salt)
+        .map_err(|_| M4kemStatus::InvalidLength)
 }
 
 #[inline(never)]
-fn decaps_step<P: ParamSet>(hqc: &Hqc<P, KemMul<P>>, dk: &DecapsKey<P>, ct: &Ciphertext<P>) -> SharedSecret {
+fn decaps_step<P: ParamSet>(
+    hqc: &Hqc<P, KemMul<P>>,
+    dk: &DecapsKey<P>,
+    ct: &Ciphertext<P>,
+) -> SharedSecret {
     hqc.decaps(dk, ct)
 }
 
@@ -182,9 +195,20 @@ fn decaps_step<P: ParamSet>(hqc: &Hqc<P, KemMul<P>>, dk: &DecapsKey<P>, ct: &Cip
 /// # Safety
 /// Each pointer is null or valid for one `u32` write.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn m4kem_sizes(level: u32, pk: *mut u32, sk: *mut u32, ct: *mut u32, k: *mut u32) -> i32 {
+pub unsafe extern "C" fn m4kem_sizes(
+    level: u32,
+    pk: *mut u32,
+    sk: *mut u32,
+    ct: *mut u32,
+    k: *mut u32,
+) -> i32 {
     fn sizes<P: ParamSet>() -> Result<[u32; 4], M4kemStatus> {
-        Ok([P::EK_BYTES as u32, P::DK_BYTES as u32, P::CT_BYTES as u32, P::K as u32])
+        Ok([
+            P::EK_BYTES as u32,
+            P::DK_BYTES as u32,
+            P::CT_BYTES as u32,
+            P::K as u32,
+        ])
     }
     let s = match by_level!(level, sizes()) {
         Ok(s) => s,
@@ -235,7 +259,12 @@ pub unsafe extern "C" fn m4kem_kat_randomness(
     salt: *mut u8,
 ) -> i32 {
     #[inline(never)]
-    fn go<P: ParamSet>(seed: *const u8, seed_kem: *mut u8, m: *mut u8, salt: *mut u8) -> Result<i32, M4kemStatus> {
+    fn go<P: ParamSet>(
+        seed: *const u8,
+        seed_kem: *mut u8,
+        m: *mut u8,
+        salt: *mut u8,
+    ) -> Result<i32, M4kemStatus> {
         if seed.is_null() || seed_kem.is_null() || m.is_null() || salt.is_null() {
             return Err(M4kemStatus::NullPointer);
         }
@@ -262,9 +291,20 @@ pub unsafe extern "C" fn m4kem_kat_randomness(
 /// # Safety
 /// `seed_kem` is valid for 32 reads, `pk` / `sk` for the level's pk / sk size of writes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn m4kem_keygen(level: u32, flavour: u32, seed_kem: *const u8, pk: *mut u8, sk: *mut u8) -> i32 {
+pub unsafe extern "C" fn m4kem_keygen(
+    level: u32,
+    flavour: u32,
+    seed_kem: *const u8,
+    pk: *mut u8,
+    sk: *mut u8,
+) -> i32 {
     #[inline(never)]
-    fn go<P: ParamSet>(f: Flavour, seed_kem: *const u8, pk: *mut u8, sk: *mut u8) -> Result<i32, M4kemStatus> {
+    fn go<P: ParamSet>(
+        f: Flavour,
+        seed_kem: *const u8,
+        pk: *mut u8,
+        sk: *mut u8,
+    ) -> Result<i32, M4kemStatus> {
         if seed_kem.is_null() || pk.is_null() || sk.is_null() {
             return Err(M4kemStatus::NullPointer);
         }
@@ -328,7 +368,9 @@ pub unsafe extern "C" fn m4kem_encaps(
             )
         };
         let ek = EncapsKey::<P>::from_bytes(pk).map_err(|_| M4kemStatus::InvalidLength)?;
-        let (c, k) = hqc.encaps(&ek, m, salt).map_err(|_| M4kemStatus::InvalidLength)?;
+        let (c, k) = hqc
+            .encaps(&ek, m, salt)
+            .map_err(|_| M4kemStatus::InvalidLength)?;
         ct_out.copy_from_slice(c.as_bytes());
         ss_out.copy_from_slice(k.as_bytes());
         Ok(0)
@@ -347,9 +389,20 @@ pub unsafe extern "C" fn m4kem_encaps(
 /// `sk` valid for the level's sk size of reads, `ct` for the ct size of reads, `ss` for 32
 /// writes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn m4kem_decaps(level: u32, flavour: u32, sk: *const u8, ct: *const u8, ss: *mut u8) -> i32 {
+pub unsafe extern "C" fn m4kem_decaps(
+    level: u32,
+    flavour: u32,
+    sk: *const u8,
+    ct: *const u8,
+    ss: *mut u8,
+) -> i32 {
     #[inline(never)]
-    fn go<P: ParamSet>(f: Flavour, sk: *const u8, ct: *const u8, ss: *mut u8) -> Result<i32, M4kemStatus> {
+    fn go<P: ParamSet>(
+        f: Flavour,
+        sk: *const u8,
+        ct: *const u8,
+        ss: *mut u8,
+    ) -> Result<i32, M4kemStatus> {
         if sk.is_null() || ct.is_null() || ss.is_null() {
             return Err(M4kemStatus::NullPointer);
         }
@@ -390,7 +443,13 @@ pub unsafe extern "C" fn m4kem_entry_digest(
     out: *mut u8,
 ) -> i32 {
     #[inline(never)]
-    fn go<P: ParamSet>(pk: *const u8, sk: *const u8, ct: *const u8, ss: *const u8, out: *mut u8) -> Result<i32, M4kemStatus> {
+    fn go<P: ParamSet>(
+        pk: *const u8,
+        sk: *const u8,
+        ct: *const u8,
+        ss: *const u8,
+        out: *mut u8,
+    ) -> Result<i32, M4kemStatus> {
         if pk.is_null() || sk.is_null() || ct.is_null() || ss.is_null() || out.is_null() {
             return Err(M4kemStatus::NullPointer);
         }
@@ -418,7 +477,12 @@ pub unsafe extern "C" fn m4kem_entry_digest(
 /// # Safety
 /// `seed48` valid for 48 reads, `out_digest` for 32 writes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn hqc_kat_entry(level: u32, flavour: u32, seed48: *const u8, out_digest: *mut u8) -> i32 {
+pub unsafe extern "C" fn hqc_kat_entry(
+    level: u32,
+    flavour: u32,
+    seed48: *const u8,
+    out_digest: *mut u8,
+) -> i32 {
     #[inline(never)]
     fn go<P: ParamSet>(f: Flavour, seed: *const u8, out: *mut u8) -> Result<i32, M4kemStatus> {
         if seed.is_null() || out.is_null() {

@@ -14,14 +14,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use m4kem::{
-    hqc_kat_entry, m4kem_decaps, m4kem_encaps, m4kem_entry_digest, m4kem_kat_randomness, m4kem_kat_seeds,
-    m4kem_keygen, m4kem_sizes, M4kemStatus,
+    M4kemStatus, hqc_kat_entry, m4kem_decaps, m4kem_encaps, m4kem_entry_digest,
+    m4kem_kat_randomness, m4kem_kat_seeds, m4kem_keygen, m4kem_sizes,
 };
 use sha3::{Digest, Sha3_256};
 
 const LEVELS: [u32; 3] = [1, 3, 5];
 /// (code, name in the board output, folder)
-const FLAVOURS: [(u32, &str, &str); 2] = [(0, "v5.0.0", "v5.0.0"), (1, "2026-02", "2026-02-sampling-update")];
+const FLAVOURS: [(u32, &str, &str); 2] = [
+    (0, "v5.0.0", "v5.0.0"),
+    (1, "2026-02", "2026-02-sampling-update"),
+];
 
 fn kat_dir() -> PathBuf {
     if let Some(v) = std::env::var_os("HQC_KAT_DIR") {
@@ -36,7 +39,10 @@ fn kat_dir() -> PathBuf {
             return cand;
         }
     }
-    panic!("no shared/kat folder above {} (set HQC_KAT_DIR)", here.display());
+    panic!(
+        "no shared/kat folder above {} (set HQC_KAT_DIR)",
+        here.display()
+    );
 }
 
 type Entry = BTreeMap<String, Vec<u8>>;
@@ -61,7 +67,9 @@ fn parse_rsp(path: &Path, upto: usize) -> Vec<Entry> {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let (k, v) = line.split_once(" = ").unwrap_or_else(|| panic!("{}: bad line {line:?}", path.display()));
+        let (k, v) = line
+            .split_once(" = ")
+            .unwrap_or_else(|| panic!("{}: bad line {line:?}", path.display()));
         if k == "count" {
             let c: usize = v.trim().parse().expect("count");
             if c >= upto {
@@ -91,8 +99,13 @@ fn rsp_digest(e: &Entry) -> [u8; 32] {
 fn seeds(first: u32, count: u32) -> Vec<[u8; 48]> {
     let mut buf = vec![0u8; 48 * count as usize];
     // SAFETY: buf holds 48·count bytes.
-    assert_eq!(unsafe { m4kem_kat_seeds(first, count, buf.as_mut_ptr()) }, 0);
-    buf.chunks_exact(48).map(|c| c.try_into().expect("48 bytes")).collect()
+    assert_eq!(
+        unsafe { m4kem_kat_seeds(first, count, buf.as_mut_ptr()) },
+        0
+    );
+    buf.chunks_exact(48)
+        .map(|c| c.try_into().expect("48 bytes"))
+        .collect()
 }
 
 fn entries_for(level: u32) -> u32 {
@@ -124,7 +137,10 @@ fn kat_entry_digests_match_rsp() {
                 let mut d = [0u8; 32];
                 // SAFETY: 48-byte seed, 32-byte output.
                 let r = unsafe { hqc_kat_entry(level, fcode, seed.as_ptr(), d.as_mut_ptr()) };
-                assert_eq!(r, 1, "HQC-{level} {fname} count {i}: Decaps did not reproduce ss (status {r})");
+                assert_eq!(
+                    r, 1,
+                    "HQC-{level} {fname} count {i}: Decaps did not reproduce ss (status {r})"
+                );
                 assert_eq!(
                     to_hex(&d),
                     to_hex(&rsp_digest(&official[i])),
@@ -143,21 +159,67 @@ fn split_api_reproduces_entry_bytes() {
             let e = &official[0];
             let (mut pkl, mut skl, mut ctl, mut kl) = (0u32, 0u32, 0u32, 0u32);
             // SAFETY: valid u32 out-pointers.
-            assert_eq!(unsafe { m4kem_sizes(level, &mut pkl, &mut skl, &mut ctl, &mut kl) }, 0);
+            assert_eq!(
+                unsafe { m4kem_sizes(level, &mut pkl, &mut skl, &mut ctl, &mut kl) },
+                0
+            );
             let (mut seed_kem, mut m, mut salt) = ([0u8; 32], vec![0u8; kl as usize], [0u8; 16]);
-            let (mut pk, mut sk, mut ct) = (vec![0u8; pkl as usize], vec![0u8; skl as usize], vec![0u8; ctl as usize]);
+            let (mut pk, mut sk, mut ct) = (
+                vec![0u8; pkl as usize],
+                vec![0u8; skl as usize],
+                vec![0u8; ctl as usize],
+            );
             let (mut ss, mut ss2, mut d) = ([0u8; 32], [0u8; 32], [0u8; 32]);
             let seed = &e["seed"];
             // SAFETY: every buffer has the size m4kem_sizes reported.
             unsafe {
-                assert_eq!(m4kem_kat_randomness(level, seed.as_ptr(), seed_kem.as_mut_ptr(), m.as_mut_ptr(), salt.as_mut_ptr()), 0);
-                assert_eq!(m4kem_keygen(level, fcode, seed_kem.as_ptr(), pk.as_mut_ptr(), sk.as_mut_ptr()), 0);
                 assert_eq!(
-                    m4kem_encaps(level, fcode, pk.as_ptr(), m.as_ptr(), salt.as_ptr(), ct.as_mut_ptr(), ss.as_mut_ptr()),
+                    m4kem_kat_randomness(
+                        level,
+                        seed.as_ptr(),
+                        seed_kem.as_mut_ptr(),
+                        m.as_mut_ptr(),
+                        salt.as_mut_ptr()
+                    ),
                     0
                 );
-                assert_eq!(m4kem_decaps(level, fcode, sk.as_ptr(), ct.as_ptr(), ss2.as_mut_ptr()), 0);
-                assert_eq!(m4kem_entry_digest(level, pk.as_ptr(), sk.as_ptr(), ct.as_ptr(), ss.as_ptr(), d.as_mut_ptr()), 0);
+                assert_eq!(
+                    m4kem_keygen(
+                        level,
+                        fcode,
+                        seed_kem.as_ptr(),
+                        pk.as_mut_ptr(),
+                        sk.as_mut_ptr()
+                    ),
+                    0
+                );
+                assert_eq!(
+                    m4kem_encaps(
+                        level,
+                        fcode,
+                        pk.as_ptr(),
+                        m.as_ptr(),
+                        salt.as_ptr(),
+                        ct.as_mut_ptr(),
+                        ss.as_mut_ptr()
+                    ),
+                    0
+                );
+                assert_eq!(
+                    m4kem_decaps(level, fcode, sk.as_ptr(), ct.as_ptr(), ss2.as_mut_ptr()),
+                    0
+                );
+                assert_eq!(
+                    m4kem_entry_digest(
+                        level,
+                        pk.as_ptr(),
+                        sk.as_ptr(),
+                        ct.as_ptr(),
+                        ss.as_ptr(),
+                        d.as_mut_ptr()
+                    ),
+                    0
+                );
             }
             let tag = format!("HQC-{level} {fname} count 0");
             assert!(pk == e["pk"], "{tag}: pk differs");
@@ -169,7 +231,10 @@ fn split_api_reproduces_entry_bytes() {
             // A modified ciphertext is implicitly rejected (a different key, no error).
             ct[0] ^= 1;
             // SAFETY: as above.
-            assert_eq!(unsafe { m4kem_decaps(level, fcode, sk.as_ptr(), ct.as_ptr(), ss2.as_mut_ptr()) }, 0);
+            assert_eq!(
+                unsafe { m4kem_decaps(level, fcode, sk.as_ptr(), ct.as_ptr(), ss2.as_mut_ptr()) },
+                0
+            );
             assert_ne!(ss2, ss, "{tag}: a modified ciphertext was accepted");
         }
     }
@@ -181,10 +246,28 @@ fn bad_arguments_are_reported() {
     let mut d = [0u8; 32];
     // SAFETY: valid pointers, or null where the function must reject them.
     unsafe {
-        assert_eq!(hqc_kat_entry(2, 0, seed.as_ptr(), d.as_mut_ptr()), M4kemStatus::BadLevel as i32);
-        assert_eq!(hqc_kat_entry(1, 7, seed.as_ptr(), d.as_mut_ptr()), M4kemStatus::BadFlavour as i32);
-        assert_eq!(hqc_kat_entry(1, 0, std::ptr::null(), d.as_mut_ptr()), M4kemStatus::NullPointer as i32);
-        assert_eq!(m4kem_sizes(4, std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut()), -1);
+        assert_eq!(
+            hqc_kat_entry(2, 0, seed.as_ptr(), d.as_mut_ptr()),
+            M4kemStatus::BadLevel as i32
+        );
+        assert_eq!(
+            hqc_kat_entry(1, 7, seed.as_ptr(), d.as_mut_ptr()),
+            M4kemStatus::BadFlavour as i32
+        );
+        assert_eq!(
+            hqc_kat_entry(1, 0, std::ptr::null(), d.as_mut_ptr()),
+            M4kemStatus::NullPointer as i32
+        );
+        assert_eq!(
+            m4kem_sizes(
+                4,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut()
+            ),
+            -1
+        );
     }
 }
 
@@ -199,21 +282,43 @@ fn board_output_matches_rsp() {
     // count=<i> level=<L> flavour=<F> digest=<hex> ok=<0|1>
     let mut lines = Vec::new();
     for l in text.lines().filter(|l| l.starts_with("count=")) {
-        let kv: BTreeMap<&str, &str> = l.split_whitespace().filter_map(|t| t.split_once('=')).collect();
+        let kv: BTreeMap<&str, &str> = l
+            .split_whitespace()
+            .filter_map(|t| t.split_once('='))
+            .collect();
         let c: usize = kv["count"].parse().expect("count");
         let level: u32 = kv["level"].parse().expect("level");
-        lines.push((c, level, kv["flavour"].to_string(), kv["digest"].to_string(), kv["ok"] == "1"));
+        lines.push((
+            c,
+            level,
+            kv["flavour"].to_string(),
+            kv["digest"].to_string(),
+            kv["ok"] == "1",
+        ));
     }
     assert!(!lines.is_empty(), "no entry line in the board output");
     let (_, level, flavour, _, _) = lines[0].clone();
-    let folder = FLAVOURS.iter().find(|f| f.1 == flavour).map(|f| f.2).expect("known flavour");
+    let folder = FLAVOURS
+        .iter()
+        .find(|f| f.1 == flavour)
+        .map(|f| f.2)
+        .expect("known flavour");
     let upto = lines.iter().map(|l| l.0).max().unwrap_or(0) + 1;
     let official = parse_rsp(&rsp_path(folder, level), upto);
     for (c, lv, fl, dg, ok) in &lines {
-        assert!(*lv == level && *fl == flavour, "mixed level/flavour in the board output");
+        assert!(
+            *lv == level && *fl == flavour,
+            "mixed level/flavour in the board output"
+        );
         let want = to_hex(&rsp_digest(&official[*c]));
-        assert_eq!(dg, &want, "HQC-{level} {flavour}: first differing entry count = {c}");
-        assert!(ok, "HQC-{level} {flavour} count = {c}: Decaps did not reproduce ss on the board");
+        assert_eq!(
+            dg, &want,
+            "HQC-{level} {flavour}: first differing entry count = {c}"
+        );
+        assert!(
+            ok,
+            "HQC-{level} {flavour} count = {c}: Decaps did not reproduce ss on the board"
+        );
     }
     eprintln!("HQC-{level}/{flavour}: {} board entries match", lines.len());
 }
