@@ -409,6 +409,9 @@ pub fn parse_moduli_file(path: &std::path::Path) -> Result<(u32, u32, Vec<u32>),
     if betas.is_empty() {
         return Err(err("no entry with `beta` or `p` under `best`/`top`".into()));
     }
+    // `best` and `top` usually list the same orbits: keep each β once (order irrelevant, the
+    // caller sorts by the total key).
+    betas.sort_unstable();
     betas.dedup();
     Ok((m, l, betas))
 }
@@ -1230,6 +1233,7 @@ impl CrtArgs {
                 .map(|&b| modulus_info(self.m, l, b))
                 .collect::<Result<Vec<_>, _>>()?;
             v.sort_by_key(|x| x.key());
+            v.dedup_by_key(|x| x.key());
             cfg.given.insert(l, (v, format!("file {}", path.display())));
         }
         for b in &self.beta {
