@@ -26,6 +26,7 @@ pub mod lch;
 pub mod minpoly;
 pub mod modulus;
 pub mod ring_iso;
+pub mod slp;
 pub mod subspace;
 
 pub use error::AlgebraError;
