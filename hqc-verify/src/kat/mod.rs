@@ -1,19 +1,20 @@
-//! Regeneration of the official KATs and their comparison with pinned digests
-//! (hqc.md §12, kat/README.md).
+//! Regeneration of the official KATs and their comparison with committed pins
+//! (docs/kat.md).
 //!
 //! For each entry i < K: seed_i = bytes [48i, 48i + 48) of the outer PRNG
 //! (entropy 0x00 … 0x2F); a PRNG seeded with seed_i supplies seed_kem, then m, then salt;
 //! KeyGen, Encaps, and a Decaps that must return the same ss (the official generator aborts
-//! otherwise). The `.rsp` text is hashed with SHA-256 and compared with:
+//! otherwise). No `.rsp` file is needed: the `.rsp` text is hashed with SHA-256 and
+//! compared with:
 //!
 //! 1. the pinned digest of the first K entries ([`pins::pinned_digest`], K ∈ {1, 10, 100});
-//! 2. otherwise the digest of the first 2 + 7·K lines of the official file, when the KAT
-//!    folder is available (the official file itself is first checked against its pinned
-//!    whole-file digest);
-//! 3. otherwise the per-entry pins ([`pins::entry_pins`]).
+//! 2. always, the per-entry pins ([`pins::entry_pins`]: seed, pk, sk, ct, ss and the board
+//!    digest of every entry);
+//! 3. when a KAT folder is passed explicitly (`--kat-dir`), also the first 2 + 7·K lines of
+//!    the official file (which is first checked against its pinned whole-file digest).
 //!
 //! On a mismatch the first differing entry and field are named, by diffing against the
-//! official file when present, else against the per-entry pins.
+//! official file when one was passed, else against the per-entry pins.
 
 pub mod locate;
 pub mod pins;
@@ -225,14 +226,14 @@ pub fn first_pin_difference(got: &[Entry], pins: &[EntryPin]) -> Option<Mismatch
             continue;
         };
         let mine = EntryPin::of(g);
-        for field in ["seed", "pk", "sk", "ct", "ss"] {
+        for field in EntryPin::FIELDS {
             let (a, b) = (mine.field(field), p.field(field));
             if a != b {
                 return Some(Mismatch {
                     count: g.count,
                     field: field.into(),
                     detail: format!(
-                        "pinned value differs (got {}, pinned {}; seed/ss are prefixes/values, pk/sk/ct are SHA-256 prefixes)",
+                        "pinned value differs (got {}, pinned {}; seed is a prefix, pk/sk/ct are SHA-256 prefixes, ss is the value, board is SHA3-256(pk || sk || ct || ss))",
                         a.unwrap_or("-"),
                         b.unwrap_or("-")
                     ),
@@ -295,6 +296,10 @@ pub struct KatOutcome {
     pub first_mismatch: Option<Mismatch>,
     /// Every regenerated entry decapsulated to its ss.
     pub decaps_ok: bool,
+    /// The official file compared as well (only with an explicit KAT folder).
+    pub official_file: Option<PathBuf>,
+    /// Whether the official file's first 2 + 7·K lines match (only with a KAT folder).
+    pub official_matches: Option<bool>,
     /// Wall-clock seconds for regeneration.
     pub seconds: f64,
     /// The file written, if any.
@@ -382,23 +387,27 @@ pub fn run(req: &KatRequest) -> Result<KatOutcome, KatError> {
         None => None,
     };
     let pinned = pins::pinned_digest(req.flavour, req.level, req.count)?;
-    let (expected, expected_source) = match (&pinned, &official) {
+    let official_digest = official
+        .as_ref()
+        .and_then(|(_, t)| rsp::first_lines(t, 2 + 7 * req.count))
+        .map(|s| sha256_hex(s.as_bytes()));
+    let (expected, expected_source) = match (&pinned, &official_digest) {
         (Some(p), _) => (Some(p.clone()), ExpectedSource::Pinned),
-        (None, Some((_, t))) => (
-            rsp::first_lines(t, 2 + 7 * req.count).map(|s| sha256_hex(s.as_bytes())),
-            ExpectedSource::OfficialFile,
-        ),
+        (None, Some(o)) => (Some(o.clone()), ExpectedSource::OfficialFile),
         (None, None) => (None, ExpectedSource::EntryPins),
     };
+    // Every run is judged by the per-entry pins; a pinned first-K digest and, when a KAT
+    // folder was passed, the official file's first 2 + 7·K lines must match as well.
     let entry_pins = pins::entry_pins(req.flavour, req.level)?;
-    let mut first_mismatch = None;
-    let digest_ok = match &expected {
-        Some(e) => *e == digest,
-        None => {
-            first_mismatch = first_pin_difference(&entries, &entry_pins);
-            first_mismatch.is_none() && entry_pins.len() >= req.count
-        }
+    let mut first_mismatch = if decaps_ok {
+        first_pin_difference(&entries, &entry_pins)
+    } else {
+        None
     };
+    let pins_ok = first_mismatch.is_none() && entry_pins.len() >= req.count;
+    let official_matches = official_digest.as_ref().map(|o| *o == digest);
+    let digest_ok =
+        pins_ok && pinned.as_ref().is_none_or(|p| *p == digest) && official_matches.unwrap_or(true);
     let matches = digest_ok && decaps_ok;
     if !matches && first_mismatch.is_none() {
         if let Some(c) = decaps_failure {
@@ -440,6 +449,8 @@ pub fn run(req: &KatRequest) -> Result<KatOutcome, KatError> {
         matches,
         first_mismatch,
         decaps_ok,
+        official_file: official.as_ref().map(|(p, _)| p.clone()),
+        official_matches,
         seconds,
         written,
     })
@@ -449,7 +460,7 @@ pub fn run(req: &KatRequest) -> Result<KatOutcome, KatError> {
 pub fn entry_pin_text(flavour: Flavour, level: Level, official: &rsp::RspFile) -> String {
     let mut s = format!(
         "# Per-entry pins of the official {} {} KAT file ({}/hqc-{}.rsp), generated by `hqc-verify pin`.\n\
-         # count seed[0..8] sha256(pk)[0..8] sha256(sk)[0..8] sha256(ct)[0..8] ss\n",
+         # count seed[0..8] sha256(pk)[0..8] sha256(sk)[0..8] sha256(ct)[0..8] ss sha3-256(pk||sk||ct||ss)\n",
         flavour.name(),
         level.name(),
         flavour.kat_folder(),

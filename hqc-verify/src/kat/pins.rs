@@ -1,14 +1,15 @@
-//! Digests pinned in the repository (`hqc-verify/kat/`), so that a KAT run can be judged
-//! without the official `.rsp` files (which are too large to commit).
+//! Digests pinned in the repository (`hqc-verify/kat/`), so that every KAT check, on the
+//! host and on the board, is judged without the official `.rsp` files (which are too large
+//! to commit). See docs/kat.md.
 //!
 //! * `kat/digests.txt`: SHA-256 of the first 1 and first 10 entries (2 + 7·K lines) and of
-//!   the whole file (100 entries), per flavour and level, copied from
-//!   `shared/kat/README.md` and `shared/kat/SHA256SUMS`.
+//!   the whole file (100 entries), per flavour and level, computed from the official files.
 //! * `kat/entries/<flavour>-hqc-<L>.txt`: one line per entry,
-//!   `count seed[0..8] sha256(pk)[0..8] sha256(sk)[0..8] sha256(ct)[0..8] ss` (hex, the
-//!   digests truncated to 8 bytes, ss in full), generated from the official files by
-//!   `hqc-verify pin`. They name the first differing entry and field when the official
-//!   file is absent, and give a verdict for counts without a pinned digest.
+//!   `count seed[0..8] sha256(pk)[0..8] sha256(sk)[0..8] sha256(ct)[0..8] ss board`
+//!   (hex; the SHA-256 digests truncated to 8 bytes, ss in full, and `board` the full
+//!   SHA3-256(pk || sk || ct || ss) that the board runner reports per entry), generated from
+//!   the official files by `hqc-verify pin`. They name the first differing entry and field,
+//!   and give a verdict for counts without a pinned digest.
 
 use thiserror::Error;
 
@@ -77,10 +78,39 @@ pub struct EntryPin {
     pub ct: String,
     /// ss, hex.
     pub ss: String,
+    /// SHA3-256(pk || sk || ct || ss), hex (the board's per-entry digest).
+    pub board: String,
+}
+
+/// The board's per-entry digest: SHA3-256(pk || sk || ct || ss), lower-case hex.
+pub fn board_digest_of(e: &super::rsp::Entry) -> String {
+    use sha3::{Digest, Sha3_256};
+    let mut h = Sha3_256::new();
+    h.update(&e.pk);
+    h.update(&e.sk);
+    h.update(&e.ct);
+    h.update(&e.ss);
+    hex::encode(h.finalize())
+}
+
+/// The pinned board digest SHA3-256(pk || sk || ct || ss) of entry `count` (lower-case hex),
+/// or `None` when that entry is not pinned.
+pub fn board_digest(
+    flavour: Flavour,
+    level: Level,
+    count: usize,
+) -> Result<Option<String>, PinError> {
+    Ok(entry_pins(flavour, level)?
+        .into_iter()
+        .find(|p| p.count == count)
+        .map(|p| p.board))
 }
 
 impl EntryPin {
-    /// The pin of field `name` ("seed", "pk", "sk", "ct", "ss").
+    /// The pinned field names, in file order after `count`.
+    pub const FIELDS: [&'static str; 6] = ["seed", "pk", "sk", "ct", "ss", "board"];
+
+    /// The pin of field `name` ("seed", "pk", "sk", "ct", "ss", "board").
     pub fn field(&self, name: &str) -> Option<&str> {
         Some(match name {
             "seed" => &self.seed,
@@ -88,6 +118,7 @@ impl EntryPin {
             "sk" => &self.sk,
             "ct" => &self.ct,
             "ss" => &self.ss,
+            "board" => &self.board,
             _ => return None,
         })
     }
@@ -103,14 +134,15 @@ impl EntryPin {
             sk: d(&e.sk),
             ct: d(&e.ct),
             ss: hex::encode(&e.ss),
+            board: board_digest_of(e),
         }
     }
 
     /// Formats the pin as one line (without newline).
     pub fn line(&self) -> String {
         format!(
-            "{} {} {} {} {} {}",
-            self.count, self.seed, self.pk, self.sk, self.ct, self.ss
+            "{} {} {} {} {} {} {}",
+            self.count, self.seed, self.pk, self.sk, self.ct, self.ss, self.board
         )
     }
 }
@@ -179,16 +211,26 @@ pub fn entry_pins(flavour: Flavour, level: Level) -> Result<Vec<EntryPin>, PinEr
             reason: reason.to_string(),
         };
         let parts: Vec<&str> = l.split_whitespace().collect();
-        let [c, seed, pk, sk, ct, ss] = parts[..] else {
-            return Err(err("expected `count seed pk sk ct ss`"));
+        let [c, seed, pk, sk, ct, ss, board] = parts[..] else {
+            return Err(err("expected `count seed pk sk ct ss board`"));
+        };
+        let hex_of = |v: &str, bytes: usize, name: &str| {
+            if v.len() == 2 * bytes && v.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+                Ok(v.to_string())
+            } else {
+                Err(err(&format!(
+                    "{name} is not {bytes} bytes of lower-case hex"
+                )))
+            }
         };
         out.push(EntryPin {
             count: c.parse().map_err(|_| err("count is not a number"))?,
-            seed: seed.to_string(),
-            pk: pk.to_string(),
-            sk: sk.to_string(),
-            ct: ct.to_string(),
-            ss: ss.to_string(),
+            seed: hex_of(seed, 8, "seed")?,
+            pk: hex_of(pk, 8, "pk")?,
+            sk: hex_of(sk, 8, "sk")?,
+            ct: hex_of(ct, 8, "ct")?,
+            ss: hex_of(ss, 32, "ss")?,
+            board: hex_of(board, 32, "board")?,
         });
     }
     Ok(out)
@@ -211,7 +253,29 @@ mod tests {
                 let pins = entry_pins(f, l).expect("pins parse");
                 assert_eq!(pins.len(), 100, "{f} {l}");
                 assert!(pins.iter().enumerate().all(|(i, p)| p.count == i));
+                for c in [0, 99] {
+                    let d = board_digest(f, l, c).expect("pins parse").expect("pinned");
+                    assert_eq!(d, pins[c].board);
+                    assert_eq!(d.len(), 64);
+                }
+                assert_eq!(board_digest(f, l, 100), Ok(None));
             }
         }
+    }
+
+    #[test]
+    fn board_digest_of_is_sha3_of_the_concatenation() {
+        use sha3::{Digest, Sha3_256};
+        let e = crate::kat::rsp::Entry {
+            count: 0,
+            seed: vec![1; 48],
+            pk: vec![2, 3],
+            sk: vec![4],
+            ct: vec![5, 6, 7],
+            ss: vec![8; 32],
+        };
+        let mut all = vec![2u8, 3, 4, 5, 6, 7];
+        all.extend([8u8; 32]);
+        assert_eq!(board_digest_of(&e), hex::encode(Sha3_256::digest(&all)));
     }
 }
