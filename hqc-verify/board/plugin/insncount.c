@@ -1,7 +1,7 @@
 /*
- * insncount: exact guest-instruction counts between marker addresses, for QEMU 7.2
- * (TCG plugin API v1; Debian ships no plugin header, so the few declarations used are
- * written out here, see docs board.md §9.3).
+ * insncount: exact guest-instruction counts, and counts per Cortex-M4 instruction class,
+ * between marker addresses, for QEMU 7.2 (TCG plugin API v1; Debian ships no plugin header, so
+ * the few declarations used are written out here).
  *
  * Build:  gcc -O2 -fPIC -shared -Wall -o libinsncount.so insncount.c
  * Use:    qemu-system-arm ... -plugin ./libinsncount.so,start=0xS,stop=0xE -d plugin -D counts.log
@@ -11,15 +11,55 @@
  *   stop=0xADDR    address of the first instruction of the stop marker
  *   pair=NAME:0xS:0xE   (repeatable, up to 16) an extra, independently named marker pair
  *
- * Semantics.  Every start hit pushes the current instruction counter on a small stack, every
- * stop hit pops it and prints one line "region <name> #<k> <count>" (k = 0, 1, ... per name,
- * in the order the stops happen), so start/stop pairs may nest (an outer region then also
- * contains the inner markers).  A stop without a start is reported as an error line.
- * Boundary (inline counting, QEMU 7.2): the exec callback of an instruction runs before its
- * inline add, so a region contains every instruction of the start marker and none of the
- * stop marker.  With one-instruction markers (a single `bx lr`) the overhead is the start
- * marker, the call glue and the `bl` to the stop marker.
- * At exit a line "total <n>" gives the whole-program count.
+ * Semantics.  Every start hit pushes the current counters on a small stack, every stop hit pops
+ * them and prints one line "region <name> #<k> <count>" (k = 0, 1, ... per name, in the order the
+ * stops happen), followed by "classes <name> #<k> key=value ..." (below), so start/stop pairs may
+ * nest (an outer region then also contains the inner markers).  A stop without a start is
+ * reported as an error line.  Boundary (inline counting, QEMU 7.2): the exec callbacks of an
+ * instruction run before its inline adds, so a region contains every instruction of the start
+ * marker and none of the stop marker.  With one-instruction markers (a single `bx lr`) the
+ * overhead is the start marker, the call glue and the `bl` to the stop marker.
+ * At exit a line "total <n>" gives the whole-program count, then "classes total key=value ...".
+ *
+ * Classes.  Each instruction is decoded once, at translation time, from its Thumb-2 bytes
+ * (qemu_plugin_insn_data) into exactly one primary class, whose counter gets an inline add; the
+ * primary classes sum to the instruction count.  Keys, in output order:
+ *   alu       data processing, shifts, compares, moves, extends, bit fields, hints, barriers,
+ *             MRS/MSR, BKPT/SVC/UDF, PLD: everything not listed below
+ *   it        IT
+ *   mul       MUL/MLA/MLS, SMULL/UMULL/SMLAL/UMLAL/UMAAL, the DSP multiplies (and USAD8/USADA8)
+ *   div       SDIV/UDIV
+ *   ldr       single loads LDR/LDRB/LDRH/LDRSB/LDRSH/LDREX* (any addressing, literal included),
+ *             not to pc
+ *   ldr_pipe  the part of ldr whose previous executed instruction was also a single load
+ *             (not LDRD, not LDR pc, not LDM); address dependencies are not looked at
+ *   ldr_pc    LDR pc, [..] (a load that writes pc)
+ *   str       single stores STR/STRB/STRH/STREX*
+ *   ldrd strd LDRD / STRD
+ *   ldm       LDM/LDMDB/POP (16 and 32 bit); ldm_regs = registers transferred; ldm_pc = the part
+ *             of ldm whose list holds pc
+ *   stm       STM/STMDB/PUSH; stm_regs = registers transferred
+ *   vldr vstr VLDR / VSTR; *_regs = 32-bit words transferred (1 for S, 2 for D)
+ *   vldm vstm VLDM/VPOP / VSTM/VPUSH; *_regs = 32-bit words transferred
+ *   vmov      VMOV between one core register and one S register (or a D scalar), VMOV S<-S,
+ *             VMOV immediate
+ *   vmov2     VMOV of two core registers to/from two S registers or one D register
+ *   fpu       other FP data processing (VADD/VSUB/VMUL/VNMUL/VABS/VNEG/VCMP/VCVT), VMRS/VMSR
+ *   fmac      VMLA/VMLS/VNMLA/VNMLS/VFMA/VFMS/VFNMA/VFNMS
+ *   fdiv      VDIV/VSQRT
+ *   br        B, B<cond>, BL, BX, BLX (register), CBZ/CBNZ, MOV pc / ADD pc (16-bit high-register forms)
+ *   tbb       TBB/TBH
+ *   br_taken br_untaken   outcome of every executed instruction that may write pc (br, tbb,
+ *             ldr_pc, ldm_pc): taken when the next executed instruction is not at addr+size.
+ * Outcomes: such an instruction always ends its translation block, so it gets an exec callback
+ * that records its fall-through address, and the first instruction of every block gets an exec
+ * callback (registered before the marker callbacks) that compares its address with it.  A
+ * branch to its own fall-through address counts as untaken; an exception taken right after a
+ * branch (no interrupts are used by the firmware) would count as taken.
+ * ldr_pipe: decided at translation time from the previous instruction of the same block; for
+ * the first instruction of a block, a single load that ends a block records its fall-through
+ * address in an exec callback, and the next block, when it starts with a single load at that
+ * address, moves one count from ldr to ldr_pipe (in a callback after the marker callbacks).
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -44,6 +84,8 @@ void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_udata_cb_t cb,
                                             enum qemu_plugin_cb_flags flags, void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op,
@@ -54,6 +96,33 @@ void qemu_plugin_outs(const char *string);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
+/* Counter slots.  Primary classes first (one per instruction; they sum to the count), then the
+   register/word counts and branch outcomes.  C_LDR counts single loads that are not pipelined,
+   C_LDR_PIPE the pipelined ones; the output key "ldr" is their sum. */
+enum {
+    C_ALU, C_IT, C_MUL, C_DIV, C_LDR, C_LDR_PIPE, C_LDR_PC, C_STR, C_LDRD, C_STRD,
+    C_LDM, C_STM, C_VLDR, C_VSTR, C_VLDM, C_VSTM, C_VMOV, C_VMOV2, C_FPU, C_FMAC, C_FDIV,
+    C_BR, C_TBB,
+    NPRIMARY,
+    S_LDM_REGS = NPRIMARY, S_LDM_PC, S_STM_REGS, S_VLDR_REGS, S_VSTR_REGS, S_VLDM_REGS,
+    S_VSTM_REGS, S_TAKEN, S_UNTAKEN,
+    NCNT
+};
+
+/* the "_regs" slot of a primary class, or -1 */
+static int regs_slot(int c)
+{
+    switch (c) {
+    case C_LDM: return S_LDM_REGS;
+    case C_STM: return S_STM_REGS;
+    case C_VLDR: return S_VLDR_REGS;
+    case C_VSTR: return S_VSTR_REGS;
+    case C_VLDM: return S_VLDM_REGS;
+    case C_VSTM: return S_VSTM_REGS;
+    default: return -1;
+    }
+}
+
 #define MAX_PAIRS 16
 #define MAX_DEPTH 64
 
@@ -61,20 +130,229 @@ struct pair {
     char name[32];
     uint64_t start, stop;
     uint64_t hits;                 /* completed regions */
-    uint64_t stack[MAX_DEPTH];
+    uint64_t stack[MAX_DEPTH][NCNT];
     int depth;
 };
 
 static struct pair pairs[MAX_PAIRS];
 static int npairs;
-static uint64_t counter;           /* single vCPU (Cortex-M): one counter is enough */
+static uint64_t cnt[NCNT];         /* single vCPU (Cortex-M): one set of counters is enough */
+static uint64_t pend_branch;       /* fall-through address of the last executed pc writer, 0 = none */
+static uint64_t pend_load;         /* fall-through address of a block-ending single load, 0 = none */
+static bool head_pipe;             /* the current block's first instruction is a pipelined load */
+
+/* ------------------------------------ Thumb-2 decoding ------------------------------------ */
+
+struct klass {
+    int c;          /* primary class */
+    unsigned regs;  /* registers / words transferred (multiple, VLDR/VSTR) */
+    bool pcw;       /* may write pc */
+    bool sload;     /* single load eligible for pipelining */
+    bool ldm_pc;    /* LDM/POP with pc in its list */
+};
+
+static struct klass K(int c) { struct klass k = { c, 0, false, false, false }; return k; }
+static struct klass KB(int c) { struct klass k = { c, 0, true, false, false }; return k; }
+static struct klass KL(void) { struct klass k = { C_LDR, 0, false, true, false }; return k; }
+static struct klass KR(int c, unsigned regs) { struct klass k = { c, regs, false, false, false }; return k; }
+
+static struct klass decode16(uint32_t hw)
+{
+    if ((hw & 0xFC00) == 0x4000)                       /* data processing (register) */
+        return K(((hw >> 6) & 0xF) == 0xD ? C_MUL : C_ALU);
+    if ((hw & 0xFC00) == 0x4400) {                     /* special data processing, BX/BLX */
+        unsigned op = (hw >> 8) & 3, rd = ((hw >> 4) & 8) | (hw & 7);
+        if (op == 3 || (op != 1 && rd == 15)) return KB(C_BR);
+        return K(C_ALU);
+    }
+    if ((hw & 0xF800) == 0x4800) return KL();          /* LDR literal */
+    if ((hw & 0xF000) == 0x5000)                       /* load/store register offset */
+        return ((hw >> 9) & 7) < 3 ? K(C_STR) : KL();
+    if ((hw & 0xE000) == 0x6000 || (hw & 0xF000) == 0x8000 || (hw & 0xF000) == 0x9000)
+        return (hw & 0x0800) ? KL() : K(C_STR);        /* immediate / halfword / SP-relative */
+    if ((hw & 0xF000) == 0xB000) {                     /* miscellaneous */
+        if ((hw & 0xFE00) == 0xB400) return KR(C_STM, (unsigned)__builtin_popcount(hw & 0x1FF));
+        if ((hw & 0xFE00) == 0xBC00) {
+            struct klass k = KR(C_LDM, (unsigned)__builtin_popcount(hw & 0x1FF));
+            if (hw & 0x100) k.pcw = k.ldm_pc = true;
+            return k;
+        }
+        if ((hw & 0xF500) == 0xB100) return KB(C_BR);  /* CBZ/CBNZ */
+        if ((hw & 0xFF00) == 0xBF00 && (hw & 0xF)) return K(C_IT);
+        return K(C_ALU);
+    }
+    if ((hw & 0xF800) == 0xC000) return KR(C_STM, (unsigned)__builtin_popcount(hw & 0xFF));
+    if ((hw & 0xF800) == 0xC800) return KR(C_LDM, (unsigned)__builtin_popcount(hw & 0xFF));
+    if ((hw & 0xF000) == 0xD000)                       /* B<cond>, UDF, SVC */
+        return ((hw >> 8) & 0xF) < 14 ? KB(C_BR) : K(C_ALU);
+    if ((hw & 0xF800) == 0xE000) return KB(C_BR);      /* B */
+    return K(C_ALU);                                   /* shifts, add/sub/mov/cmp imm, ADR, ... */
+}
+
+/* coprocessor space (hw1 0xEC00..0xEFFF); only coprocessors 10/11 (the FPU) are classified */
+static struct klass decode_cp(uint32_t hw1, uint32_t hw2)
+{
+    unsigned cp = (hw2 >> 8) & 0xF, op1 = (hw1 >> 4) & 0x3F;
+    if ((cp & 0xE) != 0xA) return K(C_ALU);
+    if ((op1 & 0x20) == 0) {
+        if ((op1 & 0x3E) == 0x04) return K(C_VMOV2);   /* 64-bit transfers */
+        if ((op1 & 0x3A) == 0x00) return K(C_ALU);     /* undefined */
+        bool p = (hw1 >> 8) & 1, w = (hw1 >> 5) & 1, l = (hw1 >> 4) & 1;
+        if (p && !w) return KR(l ? C_VLDR : C_VSTR, cp == 0xB ? 2 : 1);
+        return KR(l ? C_VLDM : C_VSTM, hw2 & 0xFF);    /* imm8 = words */
+    }
+    if ((op1 & 0x30) != 0x20) return K(C_ALU);
+    if (hw2 & 0x10) {                                  /* 8/16/32-bit core <-> FP transfers */
+        unsigned a = (hw1 >> 5) & 7, c = (hw2 >> 8) & 1;
+        return K(!c && a == 7 ? C_FPU : C_VMOV);       /* VMRS/VMSR : VMOV */
+    }
+    unsigned opc1 = (((hw1 >> 7) & 1) << 2) | ((hw1 >> 4) & 3), opc2 = hw1 & 0xF, opc3 = (hw2 >> 6) & 3;
+    switch (opc1) {
+    case 0: case 1: case 5: case 6: return K(C_FMAC);
+    case 4: return K(C_FDIV);
+    case 7:
+        if (!(opc3 & 1) || (opc2 == 0 && opc3 == 1)) return K(C_VMOV);  /* VMOV imm / reg */
+        if (opc2 == 1 && opc3 == 3) return K(C_FDIV);                   /* VSQRT */
+        return K(C_FPU);
+    default: return K(C_FPU);
+    }
+}
+
+static struct klass decode32(uint32_t hw1, uint32_t hw2)
+{
+    unsigned op1 = (hw1 >> 11) & 3;
+    if (op1 == 1) {
+        if ((hw1 & 0x0640) == 0x0000) {                /* load/store multiple */
+            unsigned op = (hw1 >> 7) & 3;
+            if (op != 1 && op != 2) return K(C_ALU);   /* SRS/RFE: not in M profile */
+            if (hw1 & 0x10) {
+                struct klass k = KR(C_LDM, (unsigned)__builtin_popcount(hw2 & 0xFFFF));
+                if (hw2 & 0x8000) k.pcw = k.ldm_pc = true;
+                return k;
+            }
+            return KR(C_STM, (unsigned)__builtin_popcount(hw2 & 0xFFFF));
+        }
+        if ((hw1 & 0x0640) == 0x0040) {                /* dual, exclusive, table branch */
+            unsigned o1 = (hw1 >> 7) & 3, o2 = (hw1 >> 4) & 3;
+            if (o1 == 0 && o2 == 0) return K(C_STR);   /* STREX */
+            if (o1 == 0 && o2 == 1) return KL();       /* LDREX */
+            if (o1 == 1 && o2 == 0) return K(C_STR);   /* STREXB/H */
+            if (o1 == 1 && o2 == 1) return ((hw2 >> 4) & 0xF) <= 1 ? KB(C_TBB) : KL();
+            return K((o2 & 1) ? C_LDRD : C_STRD);
+        }
+        if ((hw1 & 0x0600) == 0x0200) return K(C_ALU); /* data processing (shifted register) */
+        return decode_cp(hw1, hw2);
+    }
+    if (op1 == 2) {
+        if (!(hw2 & 0x8000)) return K(C_ALU);          /* data processing (immediate) */
+        unsigned o = hw2 & 0x5000;
+        if (o == 0x0000) return ((hw1 >> 7) & 7) != 7 ? KB(C_BR) : K(C_ALU); /* B<cond>.W / misc */
+        if (o == 0x1000 || o == 0x5000) return KB(C_BR);                     /* B.W, BL */
+        return K(C_ALU);
+    }
+    /* op1 == 3 */
+    if ((hw1 & 0xFF10) == 0xF800) return K(C_STR);     /* store single */
+    if ((hw1 & 0xFE10) == 0xF810) {                    /* load byte/halfword/word, hints */
+        unsigned size = (hw1 >> 5) & 3, rt = hw2 >> 12;
+        if (size == 3) return K(C_ALU);
+        if (rt == 15) return size == 2 ? KB(C_LDR_PC) : K(C_ALU);  /* LDR pc : PLD/PLI */
+        return KL();
+    }
+    if ((hw1 & 0xFF00) == 0xFA00) return K(C_ALU);     /* data processing (register) */
+    if ((hw1 & 0xFF80) == 0xFB00) return K(C_MUL);     /* multiply, multiply accumulate */
+    if ((hw1 & 0xFF80) == 0xFB80) {                    /* long multiply, divide */
+        unsigned o = (hw1 >> 4) & 7;
+        return K(o == 1 || o == 3 ? C_DIV : C_MUL);
+    }
+    return K(C_ALU);
+}
+
+/* Thumb instruction length from its first halfword (32-bit when hw1[15:11] is 0b11101..0b11111).
+   The length reported by qemu_plugin_insn_size is not used for this: QEMU 7.2 appends the bytes
+   of its page-crossing look-ahead (the next halfword) to a 16-bit instruction that ends 2 bytes
+   before a page boundary, which then reports size 4. */
+static size_t thumb_len(const uint8_t *b)
+{
+    uint32_t hw1 = (uint32_t)b[0] | (uint32_t)b[1] << 8;
+    return (hw1 & 0xF800) >= 0xE800 ? 4 : 2;
+}
+
+static struct klass decode(const uint8_t *b, size_t len)
+{
+    uint32_t hw1 = (uint32_t)b[0] | (uint32_t)b[1] << 8;
+    if (len < 4) return decode16(hw1);
+    return decode32(hw1, (uint32_t)b[2] | (uint32_t)b[3] << 8);
+}
+
+/* ------------------------------------- exec callbacks ------------------------------------- */
+
+static void on_pcw(unsigned int vcpu, void *ud)
+{
+    (void)vcpu;
+    pend_branch = (uint64_t)(uintptr_t)ud;
+}
+
+static void on_tail_load(unsigned int vcpu, void *ud)
+{
+    (void)vcpu;
+    pend_load = (uint64_t)(uintptr_t)ud;
+}
+
+/* ud = block address | 1 when the block's first instruction is a single load */
+static void on_head(unsigned int vcpu, void *ud)
+{
+    (void)vcpu;
+    uint64_t v = (uint64_t)(uintptr_t)ud, va = v & ~(uint64_t)1;
+    if (pend_branch) {
+        cnt[va != pend_branch ? S_TAKEN : S_UNTAKEN]++;
+        pend_branch = 0;
+    }
+    head_pipe = (v & 1) && pend_load && va == pend_load;
+    pend_load = 0;
+}
+
+/* a block that starts with a single load: registered after the marker callbacks, so that the
+   move from ldr to ldr_pipe lands on the same side of a region boundary as the inline add */
+static void on_head_load(unsigned int vcpu, void *ud)
+{
+    (void)vcpu; (void)ud;
+    if (head_pipe) { cnt[C_LDR]--; cnt[C_LDR_PIPE]++; }
+}
 
 static void on_start(unsigned int vcpu, void *ud)
 {
     (void)vcpu;
     struct pair *p = ud;
-    if (p->depth < MAX_DEPTH) p->stack[p->depth] = counter;
+    if (p->depth < MAX_DEPTH) memcpy(p->stack[p->depth], cnt, sizeof cnt);
     p->depth++;
+}
+
+static uint64_t sum_primary(const uint64_t *c)
+{
+    uint64_t s = 0;
+    for (int i = 0; i < NPRIMARY; i++) s += c[i];
+    return s;
+}
+
+/* "classes <name> ..." line for the counter differences d */
+static void print_classes(const char *head, const uint64_t *d)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "classes %s alu=%" PRIu64 " it=%" PRIu64 " mul=%" PRIu64 " div=%" PRIu64
+             " ldr=%" PRIu64 " ldr_pipe=%" PRIu64 " ldr_pc=%" PRIu64 " str=%" PRIu64
+             " ldrd=%" PRIu64 " strd=%" PRIu64 " ldm=%" PRIu64 " ldm_regs=%" PRIu64
+             " ldm_pc=%" PRIu64 " stm=%" PRIu64 " stm_regs=%" PRIu64 " vldr=%" PRIu64
+             " vldr_regs=%" PRIu64 " vstr=%" PRIu64 " vstr_regs=%" PRIu64 " vldm=%" PRIu64
+             " vldm_regs=%" PRIu64 " vstm=%" PRIu64 " vstm_regs=%" PRIu64 " vmov=%" PRIu64
+             " vmov2=%" PRIu64 " fpu=%" PRIu64 " fmac=%" PRIu64 " fdiv=%" PRIu64 " br=%" PRIu64
+             " tbb=%" PRIu64 " br_taken=%" PRIu64 " br_untaken=%" PRIu64 "\n",
+             head, d[C_ALU], d[C_IT], d[C_MUL], d[C_DIV], d[C_LDR] + d[C_LDR_PIPE], d[C_LDR_PIPE],
+             d[C_LDR_PC], d[C_STR], d[C_LDRD], d[C_STRD], d[C_LDM], d[S_LDM_REGS], d[S_LDM_PC],
+             d[C_STM], d[S_STM_REGS], d[C_VLDR], d[S_VLDR_REGS], d[C_VSTR], d[S_VSTR_REGS],
+             d[C_VLDM], d[S_VLDM_REGS], d[C_VSTM], d[S_VSTM_REGS], d[C_VMOV], d[C_VMOV2],
+             d[C_FPU], d[C_FMAC], d[C_FDIV], d[C_BR], d[C_TBB], d[S_TAKEN], d[S_UNTAKEN]);
+    qemu_plugin_outs(buf);
 }
 
 static void on_stop(unsigned int vcpu, void *ud)
@@ -88,26 +366,57 @@ static void on_stop(unsigned int vcpu, void *ud)
         return;
     }
     p->depth--;
-    uint64_t n = p->depth < MAX_DEPTH ? counter - p->stack[p->depth] : 0;
-    snprintf(buf, sizeof buf, "region %.31s #%" PRIu64 " %" PRIu64 "\n", p->name, p->hits, n);
-    p->hits++;
+    uint64_t d[NCNT] = { 0 };
+    if (p->depth < MAX_DEPTH)
+        for (int i = 0; i < NCNT; i++) d[i] = cnt[i] - p->stack[p->depth][i];
+    snprintf(buf, sizeof buf, "region %.31s #%" PRIu64 " %" PRIu64 "\n", p->name, p->hits, sum_primary(d));
     qemu_plugin_outs(buf);
+    snprintf(buf, sizeof buf, "%.31s #%" PRIu64, p->name, p->hits);
+    print_classes(buf, d);
+    p->hits++;
 }
+
+/* ----------------------------------- translation ------------------------------------------ */
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
     size_t n = qemu_plugin_tb_n_insns(tb);
+    bool prev_sload = false;
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(insn);
-        for (int k = 0; k < npairs; k++) {
-            if (va == pairs[k].start)
-                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, &pairs[k]);
-            if (va == pairs[k].stop)
-                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop, QEMU_PLUGIN_CB_NO_REGS, &pairs[k]);
+        size_t got = qemu_plugin_insn_size(insn);
+        const uint8_t *bytes = qemu_plugin_insn_data(insn);
+        size_t sz = (bytes && got >= 2) ? thumb_len(bytes) : got;
+        struct klass k = (bytes && got >= sz && sz >= 2) ? decode(bytes, sz) : K(C_ALU);
+        /* outcome of the previous pc writer first, then the markers, then the inline adds */
+        if (i == 0)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_head, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)(va | (k.sload ? 1 : 0)));
+        for (int p = 0; p < npairs; p++) {
+            if (va == pairs[p].start)
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, &pairs[p]);
+            if (va == pairs[p].stop)
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop, QEMU_PLUGIN_CB_NO_REGS, &pairs[p]);
         }
-        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &counter, 1);
+        if (i == 0 && k.sload)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_head_load, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        if (k.pcw)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_pcw, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)(va + sz));
+        else if (k.sload && i + 1 == n)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_tail_load, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)(va + sz));
+        int c = k.c;
+        if (k.sload && prev_sload) c = C_LDR_PIPE;
+        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &cnt[c], 1);
+        int rs = regs_slot(c);
+        if (rs >= 0 && k.regs)
+            qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &cnt[rs], k.regs);
+        if (k.ldm_pc)
+            qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &cnt[S_LDM_PC], 1);
+        prev_sload = k.sload;
     }
 }
 
@@ -120,8 +429,9 @@ static void at_exit(qemu_plugin_id_t id, void *ud)
             snprintf(buf, sizeof buf, "insncount: region %.31s left open (%d)\n", pairs[k].name, pairs[k].depth);
             qemu_plugin_outs(buf);
         }
-    snprintf(buf, sizeof buf, "total %" PRIu64 "\n", counter);
+    snprintf(buf, sizeof buf, "total %" PRIu64 "\n", sum_primary(cnt));
     qemu_plugin_outs(buf);
+    print_classes("total", cnt);
 }
 
 static struct pair *get_default(void)
@@ -152,8 +462,12 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
             struct pair *p = &pairs[npairs];
             memset(p, 0, sizeof *p);
             const char *s = a + 5, *c1 = strchr(s, ':');
-            if (!c1 || c1 - s >= (long)sizeof p->name) return -1;
+            if (!c1 || c1 == s || c1 - s >= (long)sizeof p->name) return -1;
             memcpy(p->name, s, (size_t)(c1 - s));
+            if (strcmp(p->name, "total") == 0) {
+                fprintf(stderr, "insncount: 'total' is reserved and cannot name a pair\n");
+                return -1;
+            }
             char *end;
             p->start = strtoull(c1 + 1, &end, 0);
             if (*end != ':') return -1;
