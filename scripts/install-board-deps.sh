@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the toolchain and emulator for the emulated Cortex-M4 board (see shared docs: board.md §2).
+# Install the toolchain and emulator for the emulated Cortex-M4 board (see docs/board.md §2).
 # Idempotent: does nothing but print versions when the tools are already present.
 #   arm-none-eabi-gcc (+ newlib, binutils), qemu-system-arm (QEMU 7.2 on Debian 12, plugin API v1).
 # Needs root (or sudo) only when something is missing.

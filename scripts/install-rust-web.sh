@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debian's Rust 1.96 toolchain ("rustc-web" route, shared docs board.md §11) unpacked into
+# Debian's Rust 1.96 toolchain ("rustc-web" route, docs/board.md §11) unpacked into
 # <repo>/build/rust-web/ (git-ignored), for `no_std` builds for thumbv7em-none-eabihf with
 # `-Zbuild-std=core`. Leaves rustup and any system rustc/cargo untouched.
 #

@@ -2,7 +2,7 @@
 //!
 //! Column j is a u64 whose bit i is entry (i, j). Applying the matrix to a vector x (bit j =
 //! coordinate j) XORs the columns selected by the set bits of x. These are the F2-linear maps of
-//! the FAFFT: multiplication by a field constant, Encode (`fafft-math.md` §7.3), Decode, and the
+//! the FAFFT: multiplication by a field constant, Encode (`docs/fafft.md` §7.3), Decode, and the
 //! change to Cantor coordinates.
 
 use crate::error::AlgebraError;

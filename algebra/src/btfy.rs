@@ -1,4 +1,4 @@
-//! Additive FFT butterflies over an affine subspace `a + V_L` (`fafft-math.md` §6).
+//! Additive FFT butterflies over an affine subspace `a + V_L` (`docs/fafft.md` §6).
 //!
 //! `Btfy(g, a, L)` takes LCH coefficients `g_0 … g_{2^L−1}` of `G = Σ g_i X_i` and returns
 //! `G(a + Σ_j i_j v_j)` at output index i. With `G = P0 + s_{L−1}·P1` and `c = s_{L−1}(a)`:

@@ -1,4 +1,4 @@
-//! Cantor bases of F_{2^m}, m = 2^t (`fafft-math.md` §3).
+//! Cantor bases of F_{2^m}, m = 2^t (`docs/fafft.md` §3).
 //!
 //! A Cantor basis is `v_0 = 1`, `v_{i−1} = v_i^2 + v_i` (Cantor 1989; Gao–Mateer 2010). It is
 //! fixed by its top `v_{m−1}`, which may be any element of absolute trace 1 (since
@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn reference_basis_table() {
-        // fafft-math.md §3.2 (published top, table derived there).
+        // docs/fafft.md §3.2 (published top, table derived there).
         let expect: [u32; 32] = [
             0x00000001, 0x00000002, 0x00000005, 0x00000009, 0x00000013, 0x0000002c, 0x00000057,
             0x00000092, 0x0000012f, 0x000002e5, 0x00000522, 0x000009b1, 0x00001357, 0x00002c7d,

@@ -1,4 +1,4 @@
-//! FAFFT + CRT: the full product from `f·g mod M` and `f·g mod x^c` (`fafft-math.md` §9).
+//! FAFFT + CRT: the full product from `f·g mod M` and `f·g mod x^c` (`docs/fafft.md` §9).
 //!
 //! Since `M(0) = P_β(0) = 1`, `gcd(M, x^c) = 1` and with `IL = M^{−1} mod x^c` (Newton iteration
 //! in characteristic 2, `u ← M·u^2`, §9.3):

@@ -1,9 +1,9 @@
-//! The Frobenius additive FFT (FAFFT) over F_{2^m} with 2^l points (`fafft-math.md` §7).
+//! The Frobenius additive FFT (FAFFT) over F_{2^m} with 2^l points (`docs/fafft.md` §7).
 //!
 //! Parameters: `m = 2^t`, `l < m/2`, `N = m·2^l`, a shift `β ∈ V_{m−l} \ V_{m/2}` and any `a` with
 //! `s_l(a) = β`; the evaluation set is `Σ = a + V_l = s_l^{−1}(β)` (Li–Chen–Kuo–Cheng–Yang,
 //! ISSAC 2018; Chen–Cheng–Kuo–Li–Yang, arXiv 1803.11301; the general-β form is derived in
-//! `fafft-math.md`). Pipeline for binary f with deg f < N:
+//! `docs/fafft.md` §7.1). Pipeline for binary f with deg f < N:
 //!
 //! ```text
 //! forward(f) = Btfy(Encode(BasisCvt(f, l + t)), a, l)        inverse = iBasisCvt ∘ Decode ∘ iBtfy

@@ -1,4 +1,4 @@
-//! A fast FAFFT engine for m = 32 in the polynomial basis [`Poly32`] (`fafft-math.md` §7, §8.2).
+//! A fast FAFFT engine for m = 32 in the polynomial basis [`Poly32`] (`docs/fafft.md` §7, §8.2).
 //!
 //! The multiplier modulus `M_β = P_β(s_l(x))` does not depend on the representation of
 //! F_{2^32} (§8.2): for a field isomorphism ψ from the plan's field F to

@@ -1,4 +1,4 @@
-//! The Lin–Chung–Han (LCH) novel polynomial basis and basis conversion (`fafft-math.md` §5).
+//! The Lin–Chung–Han (LCH) novel polynomial basis and basis conversion (`docs/fafft.md` §5).
 //!
 //! For `i = Σ_j i_j 2^j`, `X_i(x) = ∏_j s_j(x)^{i_j}` (Lin–Chung–Han, FOCS 2014). `{X_0, …,
 //! X_{2^L−1}}` is a basis of the polynomials of degree < 2^L, and `X_{2^{L−1}+i} = s_{L−1}·X_i`.
@@ -688,7 +688,7 @@ mod tests {
 
     #[test]
     fn published_vectors() {
-        // fafft-math.md §5.4, L = 3 monomials
+        // docs/test-vectors.md §3, L = 3 monomials
         let expect = [
             0b1u64, 0b10, 0b110, 0b1110, 0b10010, 0b100110, 0b1101110, 0b11110010,
         ];

@@ -6,7 +6,7 @@
 //! [`fafft_fast`]) with Encode/Decode as ring
 //! isomorphisms ([`ring_iso`]), the exact multiplier modulus ([`modulus`]) and the CRT that
 //! rebuilds full products ([`crt`]). The mathematics and the published test vectors are in
-//! `fafft-math.md` (shared project documentation); each module cites its section.
+//! `docs/fafft.md` and `docs/test-vectors.md` of this repository; each module cites its section.
 //!
 //! Every modulus this crate reports can also be proven by running the FAFFT it describes
 //! ([`modulus::extract_modulus`]).

@@ -1,4 +1,4 @@
-//! Minimal polynomials over F2 of elements of F_{2^m} (`fafft-math.md` §8.3).
+//! Minimal polynomials over F2 of elements of F_{2^m} (`docs/fafft.md` §8.3).
 //!
 //! Two independent methods, which the tests tie together:
 //! * (A) conjugates: `P_β(y) = ∏_{k<d} (y + β^{2^k})` over the distinct conjugates (d = degree of

@@ -1,6 +1,6 @@
-//! The exact multiplier modulus of the FAFFT (`fafft-math.md` §8).
+//! The exact multiplier modulus of the FAFFT (`docs/fafft.md` §8).
 //!
-//! **Theorem** (derived in `fafft-math.md` §8.1). For `m = 2^t`, `l < m/2`,
+//! **Theorem** (derived in `docs/fafft.md` §8.1). For `m = 2^t`, `l < m/2`,
 //! `β ∈ V_{m−l} \ V_{m/2}` and binary f, g of degree < N = m·2^l:
 //!
 //! ```text

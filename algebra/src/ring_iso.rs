@@ -1,4 +1,4 @@
-//! Encode as ring isomorphisms (`fafft-math.md` §7.4; ePrint 2026/739 describes Encode so).
+//! Encode as ring isomorphisms (`docs/fafft.md` §7.4; ePrint 2026/739 describes Encode so).
 //!
 //! ```text
 //! F2[x]/(P_β(s_l(x)))  ──(x ↦ x)──▶  F_{2^m}[x]/(s_l(x) − β)  ──(CRT)──▶  ∏_{σ ∈ a+V_l} F_{2^m}

@@ -1,4 +1,4 @@
-//! Subspace (vanishing) polynomials `s_i(x) = ∏_{u ∈ V_i} (x − u)` (`fafft-math.md` §4).
+//! Subspace (vanishing) polynomials `s_i(x) = ∏_{u ∈ V_i} (x − u)` (`docs/fafft.md` §4).
 //!
 //! With a Cantor basis `s_0 = x`, `s_i = s_{i−1}^2 + s_{i−1}`, i.e. `s_i = (φ + 1)^i` applied to x,
 //! and by Lucas's theorem

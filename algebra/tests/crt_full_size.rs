@@ -1,4 +1,4 @@
-//! FAFFT + CRT at the HQC sizes (fafft-math.md §9): exact products of random n-bit inputs, the
+//! FAFFT + CRT at the HQC sizes (docs/fafft.md §9): exact products of random n-bit inputs, the
 //! fold modulo x^n − 1, the deterministic vectors of §9.5 and the IL vectors of §10.2.
 
 use algebra::cantor::CantorBasis;

@@ -1,6 +1,6 @@
 //! The fast m = 32 engine (Poly32 representation, PCLMULQDQ or portable kernel) against the
 //! reference Tower<32> plan: transforms equal ψ(reference), products equal f·g mod M, and the
-//! HQC-1/3/5 FAFFT(+CRT) products equal the schoolbook product (fafft-math.md §7, §8.2, §9).
+//! HQC-1/3/5 FAFFT(+CRT) products equal the schoolbook product (docs/fafft.md §7, §8.2, §9).
 
 use algebra::cantor::CantorBasis;
 use algebra::crt::FafftCrt;
@@ -203,7 +203,7 @@ fn hqc_products_fast_equal_schoolbook() {
 
 #[test]
 fn hqc1_deterministic_vector_fast() {
-    // fafft-math.md §9.5: all-ones f = g, f·g mod M has weight 13744 and low word 0xfaadfcaa.
+    // docs/test-vectors.md §8: all-ones f = g, f·g mod M has weight 13744 and low word 0xfaadfcaa.
     let b = CantorBasis::tower32();
     let plan = FafftPlan::new(&b, 10, Tower::<32>(0x00103674)).expect("admissible");
     let e = Fafft32::from_plan(&plan).expect("m = 32");
@@ -219,7 +219,7 @@ fn hqc1_deterministic_vector_fast() {
 
 #[test]
 fn artifact_shift_chain_fast_equals_reference() {
-    // fafft-math.md §10.4: the artifact's shift γ_10 (another valid a) reorders the points; the
+    // docs/fafft.md §7.6: the artifact's shift γ_10 (another valid a) reorders the points; the
     // fast engine follows the plan's order and gives the same products.
     let b = CantorBasis::tower32();
     let beta = Tower::<32>(0x00103674);

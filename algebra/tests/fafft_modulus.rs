@@ -1,4 +1,4 @@
-//! The FAFFT and its exact modulus: published vectors (fafft-math.md §8.4, §8.5, §10.4) and the
+//! The FAFFT and its exact modulus: published vectors (docs/test-vectors.md §4, §5, §6; docs/fafft.md §7.6) and the
 //! three-way agreement of §8.1 over many configurations.
 
 use algebra::cantor::{orbit_len, CantorBasis};
@@ -114,7 +114,7 @@ fn canonical_weights_501_473_821() {
 
 #[test]
 fn worked_example_m8_l2() {
-    // fafft-math.md §8.5
+    // docs/test-vectors.md §4
     let b = CantorBasis::tower8();
     let beta = b.canonical_beta();
     assert_eq!(beta.0, 0x13);
@@ -277,7 +277,7 @@ fn random_admissible_beta_m16_m32() {
 
 #[test]
 fn representation_free_set_equals_cantor_enumeration_m16() {
-    // fafft-math.md §8.2 / §8.5: orbit counts and the set of minimal polynomials.
+    // docs/fafft.md §8.2; docs/test-vectors.md §6: orbit counts and the set of minimal polynomials.
     let b = CantorBasis::tower16();
     for (l, orbits) in [(1u32, 2032usize), (3, 496), (5, 112), (7, 16)] {
         let mut from_cantor = BTreeSet::new();
@@ -302,7 +302,7 @@ fn representation_free_set_equals_cantor_enumeration_m16() {
 
 #[test]
 fn artifact_shift_chain_and_output_order() {
-    // fafft-math.md §10.4
+    // docs/fafft.md §7.6
     let b = CantorBasis::tower32();
     let beta = Tower::<32>(0x00103674);
     let g11 = Tower::<32>(0x8cb5cc64);

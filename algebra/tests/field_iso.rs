@@ -1,4 +1,4 @@
-//! Field isomorphisms between representations (fafft-math.md §2.3), and the representation
+//! Field isomorphisms between representations (docs/fafft.md §2.3), and the representation
 //! independence of the FAFFT modulus (§8.2): a plan built in another representation of F_256
 //! (the AES polynomial basis) through the isomorphism has the same modulus.
 

@@ -1,6 +1,6 @@
 //! The `fafft-crt` multiplier: HQC's ring product by one FAFFT over F_{2^32} (the Cortex-M4
 //! field) plus, where the transform is shorter than the product, the CRT with `x^c`
-//! (`fafft-math.md` §9), built from a parameter file written by `search export`.
+//! (`docs/fafft.md` §9), built from a parameter file written by `search export`.
 //!
 //! Loading checks, in this order, and names what failed:
 //! 1. the file parses and its `checksum` (SHA-256 of the canonical JSON, see

@@ -1,4 +1,4 @@
-//! Multipliers of the std part and the run-time selector [`AnyMultiplier`] (hqc.md §10).
+//! Multipliers of the std part and the run-time selector [`AnyMultiplier`] (docs/hqc.md §10).
 //!
 //! * [`ReferenceMul`] ("reference"): the full product by `algebra::gf2x::mul_words`
 //!   (constant time, PCLMULQDQ-dispatched Karatsuba) followed by the single fold of §10.1.

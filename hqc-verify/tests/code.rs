@@ -1,6 +1,6 @@
 //! Reed–Solomon and Reed–Muller encode/decode: correction of up to δ symbol errors, RM
 //! decoding under bit noise, the concatenated code, and robustness beyond capacity
-//! (seeded; hqc.md §9, pitfall 15).
+//! (seeded; docs/hqc.md §9, pitfall 15).
 
 mod common;
 

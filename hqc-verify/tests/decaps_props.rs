@@ -1,6 +1,6 @@
 //! Property tests of Decaps (proptest, fixed seeds): wrong lengths are typed errors,
 //! modified ciphertexts give the implicit-rejection key J(H(ek) ‖ σ ‖ ct′), padding bits in
-//! u are rejected, and non-canonical s follows the reference exactly (hqc.md §8, §11).
+//! u are rejected, and non-canonical s follows the reference exactly (docs/hqc.md §8, §11).
 
 mod common;
 

@@ -1,6 +1,6 @@
 //! Ring multipliers: differential tests against a sparse shift-and-XOR oracle at the three
 //! HQC degrees and edge sizes, prepared/unprepared consistency, ring laws, and the §11
-//! correction for non-canonical s (seeded; hqc.md §10.3, §11).
+//! correction for non-canonical s (seeded; docs/hqc.md §10.3, §11).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the modulus-search hot loop (`search moduli`, fafft-math.md §11.1):
+//! Criterion benchmarks of the modulus-search hot loop (`search moduli`, docs/fafft.md §11.1):
 //! the per-orbit kernel (orbit test, minimal polynomial, wt(M)) and whole chunks.
 //!
 //! Run: `cargo bench -p search --bench scan`. On a loaded machine the medians include stolen time;

@@ -1,5 +1,5 @@
 //! The per-orbit kernel of the search: minimal polynomial by linear algebra on bit vectors and
-//! `wt(M)` for `M = P(s_l(x))` by XOR of precomputed words (`fafft-math.md` §8.3).
+//! `wt(M)` for `M = P(s_l(x))` by XOR of precomputed words (`docs/fafft.md` §8.3).
 //!
 //! * [`minpoly_bits`]: the first F2-linear dependency among `1, β, β^2, …, β^m` (method B of
 //!   §8.3) with a pivot table indexed by the leading bit, so each new power is reduced in at most
@@ -319,7 +319,7 @@ mod tests {
             let z = Tower::<8>(z);
             assert_eq!(Ok(to_poly(minpoly_bits(z))), minimal_polynomial_linear(z));
         }
-        // published: artifact β and canonical β (fafft-math.md §8.4)
+        // published: artifact β and canonical β (docs/test-vectors.md §5)
         assert_eq!(minpoly_bits(Tower::<32>(0x00103674)), 0x1_0758_5e13);
         assert_eq!(
             minpoly_bits(CantorBasis::tower32().canonical_beta()),

@@ -2,7 +2,7 @@
 //!
 //! Library half of the `search` command-line tool (`src/main.rs` is a thin clap front end).
 //!
-//! The modulus search (`fafft-math.md` §8, §11.1, §15.2):
+//! The modulus search (`docs/fafft.md` §8, §11.1, §11.2):
 //! [`params`] (fields, bases, hex, shards) → [`kernel`] (per-orbit minimal polynomial and wt(M)) →
 //! [`scan`] (chunked enumeration, mergeable results) → [`driver`] (threads, checkpoints,
 //! progress) → [`report`] (proof of the optima, JSON, merge of shards); [`single`] is the

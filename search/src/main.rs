@@ -1,4 +1,4 @@
-//! `search`: low-weight FAFFT multiplier moduli (`fafft-math.md` §8, §11).
+//! `search`: low-weight FAFFT multiplier moduli (`docs/fafft.md` §8, §11).
 //!
 //! ```text
 //! search modulus --m 32 --l 10 --beta 0x00103674 [--json] [--out FILE]
@@ -27,7 +27,7 @@ use std::process::ExitCode;
 #[command(
     name = "search",
     version,
-    about = "Low-weight FAFFT multiplier moduli M = P(s_l(x)) (fafft-math.md §8, §11)"
+    about = "Low-weight FAFFT multiplier moduli M = P(s_l(x)) (docs/fafft.md §8, §11)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -106,7 +106,7 @@ enum Cmd {
     Crt(search::crt_plan::CrtArgs),
     /// Plots: histogram | cost | breakdown (SVG or PNG by the output's extension).
     Plot(search::plot::PlotArgs),
-    /// Firmware export: params.json + C headers (fafft-math.md §10) + generated XOR programs.
+    /// Firmware export: params.json + C headers (docs/firmware-layout.md) + generated XOR programs.
     Export(search::export::ExportArgs),
 }
 

@@ -1,4 +1,4 @@
-//! Chunked enumeration of admissible moduli (`fafft-math.md` §11.1, §15.2).
+//! Chunked enumeration of admissible moduli (`docs/fafft.md` §11.1, §11.2).
 //!
 //! A scan is a fixed list of chunks, each a range of candidates in a canonical order; a chunk's
 //! result ([`ChunkResult`]) holds its orbit count, weight histogram, its T lightest candidates and

@@ -1,5 +1,5 @@
 //! Representation-free admissibility of a degree-m polynomial P and the enumeration of sparse P
-//! (`fafft-math.md` §8.2, §15.2).
+//! (`docs/fafft.md` §8.2, §11.2).
 //!
 //! P (degree m, m a power of two, `l < m/2`) is the minimal polynomial of an admissible shift iff
 //!

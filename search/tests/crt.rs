@@ -28,7 +28,7 @@ fn cfg_with(m: u32, betas: &[(u32, u32)]) -> PlanConfig {
 
 #[test]
 fn reconstruction_model_matches_counted_reconstruction() {
-    // fafft-math.md §9.4: the model's sparse counts equal Crt::reconstruction_count exactly.
+    // docs/fafft.md §9.4: the model's sparse counts equal Crt::reconstruction_count exactly.
     for (l, c) in [(10u32, 3072usize), (11, 8192), (10, 2880), (11, 6912)] {
         let md = modulus_info(32, l, ARTIFACT_BETA).expect("artifact β");
         let crt = Crt::new(md.modulus(), c).expect("coprime");
@@ -51,7 +51,7 @@ fn reconstruction_model_matches_counted_reconstruction() {
 
 #[test]
 fn scan_reproduces_small_field_tables() {
-    // fafft-math.md §8.5: (m, l) → (orbits, lightest wt(M), its P).
+    // docs/test-vectors.md §6: (m, l) → (orbits, lightest wt(M), its P).
     let cases = [
         (8u32, 1u32, 14u64, 5u32, 0x139u64),
         (8, 2, 6, 9, 0x169),
@@ -76,7 +76,7 @@ fn scan_reproduces_small_field_tables() {
 #[test]
 fn lightest_hqc1_modulus_is_confirmed_by_the_black_box() {
     // The planner's scan finds wt(M) = 85 at l = 10 (below the 109 of Jang et al.); re-prove
-    // it by running the FAFFT as a black box (fafft-math.md §8.1 check 2c).
+    // it by running the FAFFT as a black box (docs/fafft.md §8.1 (c)).
     let md = modulus_info(32, 10, 0x0028_b51f).expect("admissible");
     assert_eq!(md.weight, 85);
     let basis = CantorBasis::tower32();

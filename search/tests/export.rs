@@ -1,5 +1,5 @@
 //! Tests of the firmware exporter (`search export`) against the published artifact tables
-//! (`fafft-math.md` §10) and by reloading the exported files into a working multiplier.
+//! (`docs/firmware-layout.md`) and by reloading the exported files into a working multiplier.
 
 use algebra::bitmatrix::BitMatrix;
 use algebra::cantor::CantorBasis;

@@ -1,4 +1,4 @@
-//! `search moduli`: published counts and tables (fafft-math.md §8.2, §8.5), determinism across
+//! `search moduli`: published counts and tables (docs/fafft.md §8.2; docs/test-vectors.md §6), determinism across
 //! thread counts, the representation-free cross-check, and the sparse-P mode.
 
 mod common;
@@ -75,7 +75,7 @@ fn small_field_table_of_section_8_5() {
 
 #[test]
 fn m32_orbit_counts() {
-    // fafft-math.md §8.2: (2^(32-l) - 2^16)/32.
+    // docs/fafft.md §8.2: (2^(32-l) - 2^16)/32.
     for (l, want) in [("10", 129_024u64), ("11", 63_488), ("12", 30_720)] {
         let j = scan(&["--m", "32", "--l", l, "--top", "3"]);
         assert_eq!(j["orbits"].as_u64(), Some(want), "l = {l}");

@@ -1,4 +1,4 @@
-//! `search modulus`: published reference points (fafft-math.md §8.4, §8.5).
+//! `search modulus`: published reference points (docs/test-vectors.md §4, §5, §6).
 
 mod common;
 use common::*;
@@ -14,7 +14,7 @@ fn nums(v: &Value) -> Vec<u64> {
 
 const ARTIFACT_P: [u64; 15] = [0, 1, 4, 9, 10, 11, 12, 14, 19, 20, 22, 24, 25, 26, 32];
 
-/// fafft-math.md §8.4: M = P_β(s_10(x)) for the artifact β, weight 165.
+/// docs/test-vectors.md §5: M = P_β(s_10(x)) for the artifact β, weight 165.
 const M_L10: [u64; 165] = [
     0, 1, 9, 10, 11, 17, 19, 20, 28, 33, 35, 41, 49, 52, 67, 68, 72, 74, 76, 82, 88, 96, 97, 98,
     100, 104, 128, 256, 264, 266, 272, 274, 288, 290, 296, 304, 322, 352, 520, 521, 529, 545, 577,
@@ -29,7 +29,7 @@ const M_L10: [u64; 165] = [
     25088, 25600, 26624, 32768,
 ];
 
-/// fafft-math.md §8.4: M = P_β(s_11(x)) for the artifact β, weight 199.
+/// docs/test-vectors.md §5: M = P_β(s_11(x)) for the artifact β, weight 199.
 const M_L11: [u64; 199] = [
     0, 1, 2, 9, 11, 13, 14, 18, 24, 28, 32, 41, 42, 44, 48, 72, 73, 88, 129, 131, 133, 134, 138,
     144, 148, 161, 162, 164, 168, 192, 193, 208, 264, 266, 268, 296, 328, 384, 386, 388, 416, 448,
@@ -122,7 +122,7 @@ fn canonical_beta_501_473_821() {
 
 #[test]
 fn small_field_and_m64_vectors() {
-    // fafft-math.md §8.5 worked examples.
+    // docs/test-vectors.md §4 worked examples.
     let j = search(&[
         "modulus",
         "--m",

@@ -1,4 +1,4 @@
-//! Field isomorphisms between two representations of F_{2^m} (`fafft-math.md` §2.3).
+//! Field isomorphisms between two representations of F_{2^m} (`docs/fafft.md` §2.3).
 //!
 //! Given the Cantor top `v_{m−1}^A` of representation A with minimal polynomial Q over F2, a root
 //! w of Q in representation B is found by trace splitting: for pseudo-random δ ∈ B,

@@ -5,7 +5,7 @@
 //! multiplication depends on the representation.
 //!
 //! * [`Tower`]`<K>`: the Chen–Chou–Krausz tower (TCHES 2021) with the exact bit layout of the
-//!   Cortex-M4 firmware (`fafft-math.md` §2.1). `Tower<8>` and `Tower<16>` are the subfields
+//!   Cortex-M4 firmware (`docs/fafft.md` §2.1). `Tower<8>` and `Tower<16>` are the subfields
 //!   F_256 and F_{2^16} (integers below 2^K).
 //! * [`Poly64`]: F2[z]/(z^64 + z^4 + z^3 + z + 1), the x86 representation of TCHES 2026 and
 //!   `bitpolymul2`.
@@ -13,7 +13,7 @@
 //!   fast m = 32 FAFFT engine ([`crate::fafft_fast`]).
 //!
 //! [`iso`] builds field isomorphisms between two representations of the same field by root
-//! finding (`fafft-math.md` §2.3).
+//! finding (`docs/fafft.md` §2.3).
 
 pub mod iso;
 pub mod poly32;

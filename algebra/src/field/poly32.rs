@@ -1,7 +1,7 @@
 //! F_{2^32} = `F2[z]/(z^32 + z^7 + z^3 + z^2 + 1)`, element = 32-bit integer with bit i = z^i.
 //!
 //! A polynomial-basis representation of the same field as the tower ([`super::Tower`]): the
-//! FAFFT modulus does not depend on the representation (`fafft-math.md` §8.2), so a plan can run
+//! FAFFT modulus does not depend on the representation (`docs/fafft.md` §8.2), so a plan can run
 //! its butterflies and pointwise products here, where a product is one 32×32 carry-less
 //! multiplication (PCLMULQDQ on x86-64) plus a shift-and-XOR reduction. The pentanomial is
 //! irreducible (Rabin's test in the unit tests: `z^{2^32} ≡ z` and `gcd(z^{2^16} − z, P) = 1`).

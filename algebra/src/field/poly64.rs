@@ -1,5 +1,5 @@
 //! F_{2^64} = F2[z]/(z^64 + z^4 + z^3 + z + 1), element = 64-bit integer with bit i = z^i
-//! (`fafft-math.md` §2.2; the x86 representation of TCHES 2026 and `bitpolymul2`).
+//! (`docs/fafft.md` §2.2; the x86 representation of TCHES 2026 and `bitpolymul2`).
 //!
 //! The product is a 64×64 carry-less product followed by reduction with
 //! z^64 ≡ z^4 + z^3 + z + 1.
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn bitpolymul2_cantor_top_is_trace_one() {
-        // Published data (fafft-math.md §2.2): v_63 of the bitpolymul2 basis.
+        // Published data (docs/fafft.md §2.2): v_63 of the bitpolymul2 basis.
         assert!(Poly64(0x9dc338f8399031b4).trace());
     }
 }

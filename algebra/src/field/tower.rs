@@ -1,4 +1,4 @@
-//! The Chen–Chou–Krausz tower field F_{2^32} and its subfields (`fafft-math.md` §2.1).
+//! The Chen–Chou–Krausz tower field F_{2^32} and its subfields (`docs/fafft.md` §2.1).
 //!
 //! ```text
 //! F_4    = F2[x1]/(x1^2 + x1 + 1)         F_16   = F_4[x2]/(x2^2 + x2 + x1)

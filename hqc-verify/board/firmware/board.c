@@ -1,5 +1,5 @@
 /* Cortex-M4 startup (vector table, .data copy, .bss zero, FPU enable), fault handlers and
-   semihosting for QEMU mps2-an386.  No assembly file: everything is C (board.md §5, §6). */
+   semihosting for QEMU mps2-an386.  No assembly file: everything is C (docs/board.md sections 5, 6). */
 #include <stdint.h>
 #include "platform.h"
 

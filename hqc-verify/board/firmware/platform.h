@@ -21,7 +21,7 @@ void bench_record(const char *label);
 void bench_report(void);
 #define BENCH_STOP(label) do { bench_stop(); bench_record(label); } while (0)
 
-/* Compiler barriers that pin a value (pointer) between the markers (board.md §5). */
+/* Compiler barriers that pin a value (pointer) between the markers (docs/board.md section 5). */
 #define PIN(x) __asm__ volatile("" : "+r"(x) :: "memory")
 
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prototype of the Debian rust-web route (shared docs board.md §11): download Debian's rustc-web,
+# Prototype of the Debian rust-web route (docs/board.md §11): download Debian's rustc-web,
 # cargo-web and rust-web-src 1.96 as .deb files, unpack them under <repo>/build/rust-web (git-ignored),
 # build the no_std staticlib m4kern for thumbv7em-none-eabihf with -Zbuild-std=core (offline, from
 # the vendored library sources), link it into a C harness and run it on QEMU mps2-an386.

@@ -11,7 +11,7 @@ This tool reads the matrices the exporter wrote into PARAMS_DIR
   gft_mul_s_inv_i_beta_matrix_defs.h   gft_mul_s_inv_<j>_beta_matrix[32][32], j = 1 .. FAFFT_L
   fafft_params.h                       FAFFT_L
 
-([i][j] = bit i of column j, fafft-math.md §10.3/§10.4) and emits, with the same emitter as the
+([i][j] = bit i of column j, docs/firmware-layout.md §6, §7) and emits, with the same emitter as the
 test fixture (fixtures/gen_fixture.py over tools/xorsched.py: greedy CSE, register-pressure-aware
 scheduling, Thumb-2 naked functions on the board and plain C on the host), the interface that
 firmware/fafft/fafft.c prefers: in-place gft_mul_gamma_<j>(x32), gft_mulacc_gamma_<j>(acc, y)

@@ -1,4 +1,4 @@
-//! Constant-time helpers (hqc.md §6.3, §8 step 6, §14.13).
+//! Constant-time helpers (docs/hqc.md §6.3, §8 step 6, §15).
 //!
 //! Masks are all-ones or all-zero words derived from data by arithmetic only; selections
 //! and comparisons never branch on or index by their operands. The final comparison

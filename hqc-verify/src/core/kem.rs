@@ -1,4 +1,4 @@
-//! HQC-KEM: KeyGen, Encaps, Decaps (hqc.md §8), plain and with cached (prepared) keys.
+//! HQC-KEM: KeyGen, Encaps, Decaps (docs/hqc.md §8), plain and with cached (prepared) keys.
 //!
 //! * KeyGen(seed_kem): X ← XOF(seed_kem); seed_pke ← X.read(32); σ ← X.read(k);
 //!   (ek, seed_dk) ← PKE.KeyGen(seed_pke); dk ← ek ‖ seed_dk ‖ σ ‖ seed_kem.

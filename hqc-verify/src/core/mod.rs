@@ -1,11 +1,11 @@
 //! The HQC 2025-08 algorithm, `no_std` and allocation-free.
 //!
-//! Module map (hqc.md sections):
+//! Module map (docs/hqc.md sections):
 //!
-//! | Module | hqc.md | Content |
+//! | Module | docs/hqc.md | Content |
 //! |---|---|---|
 //! | [`params`] | §1–§3 | parameter sets, flavours, sizes |
-//! | [`ct`] | §6.3, §14.13 | constant-time masks |
+//! | [`ct`] | §6.3, §15 | constant-time masks |
 //! | [`xof`] | §5 | SHAKE256 XOF with the flavour read rule; G, H, I, J |
 //! | [`prng`] | §5.1, §12 | HQC's SHAKE256 PRNG and the KAT seeds |
 //! | [`sampling`] | §6 | keygen and encryption samplers |

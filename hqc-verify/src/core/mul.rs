@@ -1,4 +1,4 @@
-//! The ring product in R = F2\[X\]/(X^n − 1) as an exchangeable component (hqc.md §10).
+//! The ring product in R = F2\[X\]/(X^n − 1) as an exchangeable component (docs/hqc.md §10).
 //!
 //! # Contract of [`Multiplier`]
 //! * Operands and results are ring elements of ⌈n/64⌉ u64 words (§4), **canonical** (bits ≥ n

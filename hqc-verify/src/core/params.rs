@@ -1,7 +1,7 @@
-//! Parameter sets HQC-1, HQC-3, HQC-5 and the two KAT flavours (hqc.md §1, §2, §3).
+//! Parameter sets HQC-1, HQC-3, HQC-5 and the two KAT flavours (docs/hqc.md §1, §2, §3).
 //!
 //! A parameter set is a zero-sized type implementing [`ParamSet`]. Its associated
-//! constants are the values of hqc.md §2 (every derived value is computed from the
+//! constants are the values of docs/hqc.md §2 (every derived value is computed from the
 //! primary ones by the formula given there), and its associated buffer types are
 //! plain fixed-size arrays, so the algorithm in [`crate::core`] never allocates.
 //!
@@ -70,7 +70,7 @@ impl fmt::Display for Level {
     }
 }
 
-/// The two byte-incompatible KAT flavours of HQC 2025-08 (hqc.md §1).
+/// The two byte-incompatible KAT flavours of HQC 2025-08 (docs/hqc.md §1).
 ///
 /// They differ only in how the samplers draw bytes from the SHAKE256 XOF:
 /// the 8-byte read alignment of §5.2 and the keygen sampler's candidate grouping
@@ -145,7 +145,7 @@ impl<const L: usize> Buffer<u8> for [u8; L] {
     }
 }
 
-/// Seed sizes (hqc.md §2): every seed is 32 bytes, the salt 16, the shared secret 32.
+/// Seed sizes (docs/hqc.md §2): every seed is 32 bytes, the salt 16, the shared secret 32.
 pub const SEED_BYTES: usize = 32;
 /// Salt size in bytes.
 pub const SALT_BYTES: usize = 16;
@@ -171,7 +171,7 @@ pub const fn karatsuba_scratch_words(words: usize) -> usize {
     }
 }
 
-/// A parameter set (hqc.md §2–§3). Implemented by [`Hqc1`], [`Hqc3`], [`Hqc5`].
+/// A parameter set (docs/hqc.md §2–§3). Implemented by [`Hqc1`], [`Hqc3`], [`Hqc5`].
 ///
 /// The associated buffer types are arrays whose lengths equal the corresponding
 /// derived constants (checked at compile time for the three implementations).

@@ -1,4 +1,4 @@
-//! HQC-PKE: KeyGen, Encrypt, Decrypt (hqc.md §7), with the exact reference behaviour for
+//! HQC-PKE: KeyGen, Encrypt, Decrypt (docs/hqc.md §7), with the exact reference behaviour for
 //! non-canonical s (§11).
 //!
 //! * PKE.KeyGen(seed_pke): (seed_dk, seed_ek) ← I(seed_pke); y, x ← keygen sampler on

@@ -1,5 +1,5 @@
 //! The randomness source of KeyGen and Encaps and the KAT generator's PRNG
-//! (hqc.md §5.1, §12).
+//! (docs/hqc.md §5.1, §12).
 //!
 //! `prng_init(entropy, personalization)` = SHAKE256(entropy ‖ personalization ‖ 0x00),
 //! squeezed incrementally and never aligned. The KATs use it twice: an outer instance

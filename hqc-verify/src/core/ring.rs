@@ -1,5 +1,5 @@
 //! Ring elements of R = F2\[X\]/(X^n − 1) as u64 words, serialization, truncation and the
-//! reduction "single fold" (hqc.md §4, §7, §10.1, §11).
+//! reduction "single fold" (docs/hqc.md §4, §7, §10.1, §11).
 //!
 //! Coefficient i is bit (i mod 64) of word ⌊i/64⌋ (words little-endian), equivalently bit
 //! (i mod 8) of byte ⌊i/8⌋. An element is *canonical* when its bits ≥ n are zero.

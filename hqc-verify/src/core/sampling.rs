@@ -1,4 +1,4 @@
-//! Fixed-weight samplers (hqc.md §6), in constant time.
+//! Fixed-weight samplers (docs/hqc.md §6), in constant time.
 //!
 //! * [`sample_keygen`]: "SampleFixedWeightVect$" for y and x (§6.1): 24-bit candidates,
 //!   rejection above T = ⌊2^24/n⌋·n, Barrett reduction mod n, rejection of duplicates.

@@ -1,5 +1,5 @@
 //! SHAKE256/SHA3 wiring: the XOF with its flavour-dependent read rule and the hash
-//! functions G, H, I, J (hqc.md §5).
+//! functions G, H, I, J (docs/hqc.md §5).
 //!
 //! | Name | Primitive | Input, in order | Output |
 //! |---|---|---|---|
@@ -29,7 +29,7 @@ pub const I_DOMAIN: u8 = 0x02;
 pub const J_DOMAIN: u8 = 0x03;
 
 /// The HQC XOF: SHAKE256(seed ‖ 0x01), squeezed incrementally with the read rule of
-/// hqc.md §5.2.
+/// docs/hqc.md §5.2.
 ///
 /// * 2026-02: `read(L)` returns the next L bytes of the stream.
 /// * v5.0.0: when L mod 8 ≠ 0 the stream advances by 8·⌈L/8⌉ bytes; the bytes beyond L of

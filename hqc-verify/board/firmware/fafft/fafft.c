@@ -1,5 +1,5 @@
 /* FAFFT + CRT multiplier (see fafft.h).  Tables from the exporter's headers; the rest is
- * beta-independent.  Section numbers refer to shared docs fafft-math.md. */
+ * beta-independent.  Section numbers ("sec.") refer to docs/fafft.md. */
 #include <stddef.h>
 #include <string.h>
 #include "fafft.h"
@@ -61,7 +61,7 @@ static inline void xor_into(uint32_t *dst, const uint32_t *src, unsigned n)
     for (unsigned i = 0; i < n; i++) dst[i] ^= src[i];
 }
 
-/* ------------------------------------------------------------------ scalar tower field §2.1 */
+/* ------------------------------------------------------------------ scalar tower field sec. 2.1 */
 static uint32_t tmul(uint32_t a, uint32_t b, unsigned k)
 {
     if (k == 1) return a & b;
@@ -225,11 +225,11 @@ __attribute__((unused)) static inline void gamma_apply(unsigned j, uint32_t *x)
 #endif
 }
 
-/* ------------------------------------------------------------------ basis conversion §5 */
+/* ------------------------------------------------------------------ basis conversion sec. 5 */
 static inline unsigned getb(const uint32_t *f, unsigned i) { return (f[i >> 5] >> (i & 31)) & 1u; }
 static inline void flipb(uint32_t *f, unsigned i) { f[i >> 5] ^= 1u << (i & 31); }
 
-/* reference: repeated division by s_k (§5.2), bit level */
+/* reference: repeated division by s_k (sec. 5.2), bit level */
 static void div_s(uint32_t *f, unsigned base, unsigned k, int inverse)
 {
     unsigned h = 1u << k, lower[16], nl = 0;
@@ -327,7 +327,7 @@ static inline void ibc8(uint32_t *p)
 }
 
 /* element-level BasisCvt on digits of 8 words (the column transform in y = s_8(x)):
-   Taylor expansion at element granularity (§5.3), then columns and rows recursively. */
+   Taylor expansion at element granularity (sec. 5.3), then columns and rows recursively. */
 #define EW 8u
 /* The element-level transform is a fixed sequence of element XORs; fafft_init records it once
    (indices of destination and source elements) and the transforms replay the list. */
@@ -426,7 +426,7 @@ static inline void taylor_level(uint32_t *lo, unsigned H, unsigned d, unsigned u
 }
 
 /* BasisCvt of 2^L bits (L >= 9): Taylor in y = s_8(x) = x^256 + x (digits of 256 bits), the
-   column transform BasisCvt_{L-8} on digits, then BasisCvt_8 inside each digit (§5.3).
+   column transform BasisCvt_{L-8} on digits, then BasisCvt_8 inside each digit (sec. 5.3).
    top = number of low words that may be nonzero. */
 static void basis_cvt_top(uint32_t *f, unsigned L, unsigned top)
 {
@@ -461,7 +461,7 @@ void ibasis_cvt(uint32_t *f, unsigned L)
     }
 }
 
-/* ------------------------------------------------------------------ Encode / Decode §7.3 */
+/* ------------------------------------------------------------------ Encode / Decode sec. 7.3 */
 void fafft_encode(fafft_vals_t *v, const uint32_t *g)
 {
     for (unsigned b = 0; b < NG; b++) {
@@ -480,8 +480,8 @@ void fafft_decode(uint32_t *g, fafft_vals_t *v)
     }
 }
 
-/* ------------------------------------------------------------------ butterflies §6 */
-/* Layer L (block 2^L points) uses c(L,k) = gamma_{l-L+1} + s0[k], k = block index (§6.3).
+/* ------------------------------------------------------------------ butterflies sec. 6 */
+/* Layer L (block 2^L points) uses c(L,k) = gamma_{l-L+1} + s0[k], k = block index (sec. 6.3).
    gamma part: XOR program / matrix on the 32 bit-planes; s0 part: bitsliced subfield product
    with per-position constants given by precomputed Karatsuba leaves. */
 #define WG_F8(L) ((FAFFT_L - (L) + 1) <= 8)     /* s0 values of layer L lie in F_256 */
@@ -620,7 +620,7 @@ void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b)
     }
 }
 
-/* ------------------------------------------------------------------ pipeline §7.2 */
+/* ------------------------------------------------------------------ pipeline sec. 7.2 */
 void fafft_forward(fafft_vals_t *out, const uint32_t *f, unsigned fwords, uint32_t *buf)
 {
     STAGE_START();
@@ -836,7 +836,7 @@ static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned
 
 void clmul_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n) { kara_low(r, a, b, n, kscratch); }
 
-/* ------------------------------------------------------------------ CRT §9 */
+/* ------------------------------------------------------------------ CRT sec. 9 */
 #if CRT_C
 void crt_times_il(uint32_t *u, const uint32_t *t) { clmul_low(u, t, IL_plain, CRT_WORDS); }
 
@@ -926,7 +926,7 @@ void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr)
 }
 #endif
 
-/* h (PROD_WORDS words, h[0..FAFFT_WORDS) = cM, rest 0) += M * u, per residue class (§9.4) */
+/* h (PROD_WORDS words, h[0..FAFFT_WORDS) = cM, rest 0) += M * u, per residue class (sec. 9.4) */
 void crt_reconstruct(uint32_t *h, const uint32_t *u)
 {
 #if CRT_C

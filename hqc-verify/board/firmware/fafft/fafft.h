@@ -1,12 +1,12 @@
-/* FAFFT + CRT multiplier for the Cortex-M4 board (fafft-math.md §7, §9).
+/* FAFFT + CRT multiplier for the Cortex-M4 board (docs/fafft.md sections 7, 9).
  *
- * Parameters come from the exporter's headers (fafft_params.h etc., see fafft-math.md §10);
+ * Parameters come from the exporter's headers (fafft_params.h etc., see docs/firmware-layout.md);
  * everything else is beta-independent.  Polynomials are little-endian bit strings in 32-bit
  * words (bit b of word w = coefficient of x^(32w+b)).
  *
  * Transform values are bitsliced: the n' = 2^l points form NGROUPS groups of 32 field elements,
  * 32 words per group (word k = bit k of the 32 elements).  Point i is gamma_l + sum_j i_j v_j
- * (fafft-math.md §10.4).  fafft_forward returns layout B: with i = 32b + t and b = 32bh + bl,
+ * (docs/fafft.md section 7.6).  fafft_forward returns layout B: with i = 32b + t and b = 32bh + bl,
  * point i is in group 32bh + t at bit position bl (inside each block of 32 groups the 32x32
  * element matrix is transposed, so that all butterfly layers pair whole groups; see fafft.c).
  * Layout A (group b = points 32b..32b+31, bit t) is used by Encode/Decode and layers l..6. */
@@ -39,7 +39,7 @@ uint32_t gf_pow(uint32_t a, uint32_t e);
 /* basis conversion, in place on 2^L bits (L >= 9 for the fast word-level versions) */
 void basis_cvt(uint32_t *f, unsigned L);
 void ibasis_cvt(uint32_t *f, unsigned L);
-void basis_cvt_ref(uint32_t *f, unsigned L);   /* bit-level reference, fafft-math.md §5.2 */
+void basis_cvt_ref(uint32_t *f, unsigned L);   /* bit-level reference, docs/fafft.md section 5.2 */
 void ibasis_cvt_ref(uint32_t *f, unsigned L);
 
 /* pipeline stages */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate bs_tower_gen.h: straight-line bitsliced tower-field code (beta-independent).
 
-Bitsliced form (fafft-math.md §2.1): word k holds bit k of 32 field elements.
+Bitsliced form (docs/fafft.md §2.1): word k holds bit k of 32 field elements.
 Emitted functions (all static inline):
   bs_mul32(out, a, b)          out = a*b in F_2^32, 32 words each (out may alias neither input)
   bs_leaves8(lv, s)            27 "leaf" words of an F_256 operand s (8 words, e.g. broadcast masks)

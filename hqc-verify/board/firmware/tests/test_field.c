@@ -1,5 +1,5 @@
-/* Component tests: tower field (§2.1), BasisCvt (§5.4, fast vs reference), bitsliced product,
-   forward FAFFT of monomials against direct evaluation (§7), transform round trips. */
+/* Component tests: tower field (docs/fafft.md section 2.1), BasisCvt (docs/test-vectors.md section 3, fast vs reference), bitsliced product,
+   forward FAFFT of monomials against direct evaluation (docs/fafft.md section 7), transform round trips. */
 #include <string.h>
 #include "fafft.h"
 #include "bs_tower_gen.h"
@@ -48,7 +48,7 @@ int main(void)
         check(ok, "bitsliced F_2^32 product = scalar products");
     }
 
-    /* BasisCvt vectors §5.4 */
+    /* BasisCvt vectors, docs/test-vectors.md section 3 */
     {
         static const uint32_t mono3[8] = {0x1, 0x2, 0x6, 0xe, 0x12, 0x26, 0x6e, 0xf2};
         ok = 1;
@@ -113,7 +113,7 @@ int main(void)
             }
         }
         check(ok, "FAFFT(x^u) = evaluation at gamma_l + V_l");
-        /* evaluation order check §10.4 for the artifact chain */
+        /* evaluation order check for the artifact chain (docs/fafft.md section 7.6) */
         if (fafft_gamma[FAFFT_L] == 0x599a429eu) {
             memset(buf1, 0, sizeof buf1);
             buf1[0] = 2;   /* f = x */

@@ -1,4 +1,4 @@
-/* Product tests: FAFFT_mul = f g mod M (modulus extraction, §8.1 check 2c), the §9.5
+/* Product tests: FAFFT_mul = f g mod M (modulus extraction, docs/fafft.md section 8.1 (c)), the docs/test-vectors.md section 8
    all-ones vectors, and the CRT product / ring product against a plain schoolbook product. */
 #include <string.h>
 #include "fafft.h"
@@ -84,7 +84,7 @@ int main(void)
         check(ok, "extracted modulus x^N + FAFFT_mul(x^u, x^(N-u)) = M of minpoly_mods_defs.h");
     }
 
-    /* §9.5: f = g = all ones (n bits) */
+    /* docs/test-vectors.md section 8: f = g = all ones (n bits) */
     {
         for (unsigned i = 0; i < HQC_WORDS; i++) f[i] = ~0u;
         if (HQC_N % 32) f[HQC_WORDS - 1] = (1u << (HQC_N % 32)) - 1;
@@ -93,9 +93,9 @@ int main(void)
         plat_puts("all-ones: wt(fg mod M) = "); put_u32(wt); plat_puts(", low "); put_hex32(hm[0]);
         plat_puts(", top "); put_hex32(hm[FAFFT_WORDS - 1]); put_line("");
         if (FAFFT_BETA == 0x00103674u && FAFFT_L == 10)
-            check(wt == 13744 && hm[0] == 0xfaadfcaau && hm[FAFFT_WORDS - 1] == 0x55555555u, "§9.5 HQC-1 all-ones vector");
+            check(wt == 13744 && hm[0] == 0xfaadfcaau && hm[FAFFT_WORDS - 1] == 0x55555555u, "HQC-1 all-ones vector (test-vectors sec. 8)");
         if (FAFFT_BETA == 0x00103674u && FAFFT_L == 11)
-            check(wt == 33600 && hm[0] == 0x50541dfeu && hm[FAFFT_WORDS - 1] == 0x55555555u, "§9.5 HQC-3 all-ones vector");
+            check(wt == 33600 && hm[0] == 0x50541dfeu && hm[FAFFT_WORDS - 1] == 0x55555555u, "HQC-3 all-ones vector (test-vectors sec. 8)");
         crt_product(h, f, f);
         int ok = 1;
         for (unsigned i = 0; i < PROD_WORDS; i++) {

@@ -1,5 +1,5 @@
 //! GF(2^8) with modulus x^8 + x^4 + x^3 + x^2 + 1 (0x11D), α = 0x02 primitive
-//! (hqc.md §2 "GF(2^8)").
+//! (docs/hqc.md §2 "GF(2^8)").
 //!
 //! A byte is a field element with bit i = coefficient of x^i. [`mul`] is constant time
 //! (masked shifts, no table lookups), so it may be applied to secret data. The tables

@@ -1,5 +1,5 @@
 //! SWAR arithmetic on 64 GF(2^8) elements packed in eight u64 words ("lanes"), used by the
-//! Reed–Solomon decoder (hqc.md §9.3).
+//! Reed–Solomon decoder (docs/hqc.md §9.3).
 //!
 //! Lane k is byte k of the little-endian words, i.e. byte `k mod 8` of word `k / 8`. All
 //! operations are constant time (shifts, masks and integer multiplications by the

@@ -1,5 +1,5 @@
 //! The concatenated code C: Reed–Solomon outer code, duplicated Reed–Muller inner code
-//! (hqc.md §9).
+//! (docs/hqc.md §9).
 //!
 //! C.Encode(m) = RM-encode(RS-encode(m)) into n1·n2 bits; C.Decode runs RM decoding per
 //! symbol, then RS decoding, and returns the last k bytes. There is no failure indication

@@ -1,4 +1,4 @@
-//! Duplicated Reed–Muller inner code RM(1,7) = [128, 8, 64] (hqc.md §9.1 steps 2–3, §9.2).
+//! Duplicated Reed–Muller inner code RM(1,7) = [128, 8, 64] (docs/hqc.md §9.1 steps 2–3, §9.2).
 //!
 //! Encoding of a byte b (bits b_0 = LSB … b_7) into a 128-bit block B:
 //! B_p = b_7 ⊕ ⊕_{j=0..6} (b_j ∧ p_j), p = 0 … 127 (p_j = bit j of p); bit p of a block is
@@ -131,7 +131,7 @@ mod tests {
             let copies = [blk[0], blk[1], blk[0], blk[1], blk[0], blk[1]];
             assert_eq!(decode_symbol(&copies), b);
         }
-        // Example of hqc.md §9.1: 0x8b gives 99 66 99 66 ...
+        // Example of docs/hqc.md §9.1: 0x8b gives 99 66 99 66 ...
         assert_eq!(
             encode_byte(0x8b)[0].to_le_bytes()[..4],
             [0x99, 0x66, 0x99, 0x66]

@@ -1,5 +1,5 @@
 //! Reed–Solomon outer code over GF(2^8): \[46,16,31\], \[56,24,33\], \[90,32,59\]
-//! (hqc.md §9.1 step 1, §9.3).
+//! (docs/hqc.md §9.1 step 1, §9.3).
 //!
 //! Systematic with the message at the end: `cw = parity (2δ bytes) ‖ m (k bytes)`, byte j
 //! being the coefficient of x^j of c(x), and c(x) a multiple of
