@@ -545,7 +545,7 @@ print(crt["summary"])
 ## 4. Reconstruction cost against the modulus weight
 
 For the residue size c of the best FAFFT + x^c plan, `search plot cost` evaluates the sparse
-reconstruction `M·u` (word XORs per residue class plus shift merges, §9.4 of the cost model) for
+reconstruction `M·u` (word XORs per residue class plus shift merges, docs/fafft.md §9.4) for
 **every** orbit of the scan; the band is the spread at equal weight (it depends on how the
 exponents fall into residues mod 32). The dashed line is the rule of thumb
 `wt(M)·⌈c/32⌉` word XORs at `xor + 2·load + store` cycles each.
