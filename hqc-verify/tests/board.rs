@@ -23,13 +23,7 @@ use std::sync::OnceLock;
 use search::codegen::Chain;
 use search::export::ExportConfig;
 
-// `src/board.rs` compiled into this test (see examples/board.rs); `crate::core` and
-// `crate::kat` come from the imports.
-#[allow(unused_imports)]
-use hqc_verify::{core, kat};
-#[path = "../src/board.rs"]
-#[allow(dead_code)]
-mod board;
+use hqc_verify::board;
 
 use board::{BoardArgs, BoardReport, FlavourSel};
 use hqc_verify::core::params::{Flavour, Level};

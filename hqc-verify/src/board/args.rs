@@ -1,0 +1,103 @@
+//! The arguments of `hqc-verify board` (docs/board.md).
+
+use std::path::PathBuf;
+
+use crate::core::params::{Flavour, Level};
+
+/// Arguments of `hqc-verify board`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// params.json written by `search export` (its folder holds the C headers).
+    #[arg(long, value_name = "FILE")]
+    pub params: PathBuf,
+    /// Level the configuration must be for (1, 3 or 5); default: the level of its n.
+    #[arg(long, value_parser = parse_level)]
+    pub level: Option<Level>,
+    /// KAT flavour(s) run on the board: v5.0.0, 2026-02 or all.
+    #[arg(long, default_value = "all", value_parser = parse_flavours)]
+    pub flavour: FlavourSel,
+    /// KAT entries per flavour (the first K, 1..=100).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub count: u16,
+    /// Print the JSON report on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the JSON report (the bytes `--json` prints) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Folder with the official KAT files (optional): the board's entries are then also
+    /// compared with the official `.rsp` files. Without it, the committed per-entry pins judge.
+    #[arg(long, value_name = "DIR")]
+    pub kat_dir: Option<PathBuf>,
+    /// XOR programs: `board` (regenerated from the exported matrices as board-tuned Thumb-2,
+    /// board/tools/gen_xor_board.py) or `export` (the exporter's portable C programs).
+    #[arg(long, default_value = "board", value_parser = ["board", "export"])]
+    pub xor: String,
+    /// Firmware build folder (default: <repo>/build/board-run).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// Time limit of each QEMU run, in seconds.
+    #[arg(long, default_value_t = 900)]
+    pub timeout: u64,
+    /// Skip ranking the configuration among the plans of `search crt` (saves 4–15 s).
+    #[arg(long)]
+    pub no_rank: bool,
+}
+
+impl BoardArgs {
+    /// Arguments with the defaults of the command line for `params`.
+    pub fn new(params: impl Into<PathBuf>) -> Self {
+        BoardArgs {
+            params: params.into(),
+            level: None,
+            flavour: FlavourSel(Flavour::ALL.to_vec()),
+            count: 10,
+            json: false,
+            out: None,
+            kat_dir: None,
+            xor: "board".into(),
+            build_dir: None,
+            timeout: 900,
+            no_rank: false,
+        }
+    }
+}
+
+/// Selected flavours (`all` = both).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlavourSel(pub Vec<Flavour>);
+
+/// Parses `1`, `3`, `5` (or `hqc-1` …).
+pub fn parse_level(s: &str) -> Result<Level, String> {
+    Level::parse(s).ok_or_else(|| format!("unknown level {s:?}: expected 1, 3 or 5"))
+}
+
+/// Parses `v5.0.0`, `2026-02` or `all`.
+pub fn parse_flavours(s: &str) -> Result<FlavourSel, String> {
+    if s == "all" {
+        return Ok(FlavourSel(Flavour::ALL.to_vec()));
+    }
+    Flavour::parse(s)
+        .map(|f| FlavourSel(vec![f]))
+        .ok_or_else(|| format!("unknown flavour {s:?}: expected v5.0.0, 2026-02 or all"))
+}
+
+/// The command in canonical form (recorded in the report).
+pub fn command_of(args: &BoardArgs, file: &str, level: Level) -> String {
+    let fl = if args.flavour.0.len() == Flavour::ALL.len() {
+        "all".to_string()
+    } else {
+        args.flavour
+            .0
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "hqc-verify board --params {file} --level {} --flavour {fl} --count {} --xor {}",
+        level.digit(),
+        args.count,
+        args.xor
+    )
+}

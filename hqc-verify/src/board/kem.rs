@@ -1,0 +1,330 @@
+//! The KEM on the board (docs/board.md): `m4kem` built with the C multiplier of the same
+//! export folder (`board/m4kem/build.sh c-fafft`) regenerates the first K KAT entries of a
+//! flavour; each entry's SHA3-256(pk ‖ sk ‖ ct ‖ ss) is compared on the host.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sha3::{Digest as _, Sha3_256};
+
+use super::args::BoardArgs;
+use super::firmware::errors_only;
+use super::params::Config;
+use super::report::{Checks, KatRun};
+use super::runs::{exit_meaning, run_counted, run_logged, tail};
+use super::toolchain::Paths;
+use super::{progress, BoardError};
+use crate::core::params::{Flavour, Level};
+use crate::kat;
+
+/// Builds m4kem with the C multiplier of the export folder; the ELF, if the build succeeded.
+pub(crate) fn build_m4kem(p: &Paths, cfg: &Config, xor: &str, ck: &mut Checks) -> Option<PathBuf> {
+    let script = p.board.join("m4kem").join("build.sh");
+    let log = p.logs.join("m4kem-build.log");
+    let mut cmd = Command::new(&script);
+    cmd.arg("c-fafft")
+        .env("PARAMS_DIR", &p.params_dir)
+        .env("BUILD_TAG", &p.tag)
+        .env("XOR", xor);
+    match run_logged(&mut cmd, &log, None) {
+        Ok((Some(0), text)) => {
+            let elf = text
+                .lines()
+                .rev()
+                .find(|l| l.trim_end().ends_with(".elf"))
+                .map(|l| PathBuf::from(l.trim()));
+            match elf {
+                Some(e) if e.is_file() => {
+                    ck.push(
+                        "kem: m4kem build (MUL=c-fafft, same headers)".into(),
+                        true,
+                        format!(
+                            "{} (n = {}, log {})",
+                            e.display(),
+                            cfg.info.n,
+                            log.display()
+                        ),
+                    );
+                    Some(e)
+                }
+                _ => {
+                    ck.push(
+                        "kem: m4kem build (MUL=c-fafft, same headers)".into(),
+                        false,
+                        format!("build.sh did not name an ELF; log {}", log.display()),
+                    );
+                    None
+                }
+            }
+        }
+        Ok((code, text)) => {
+            ck.push(
+                "kem: m4kem build (MUL=c-fafft, same headers)".into(),
+                false,
+                format!(
+                    "build.sh exited {code:?}:\n{}",
+                    tail(&errors_only(&text), 20)
+                ),
+            );
+            None
+        }
+        Err(e) => {
+            ck.push(
+                "kem: m4kem build (MUL=c-fafft, same headers)".into(),
+                false,
+                e.to_string(),
+            );
+            None
+        }
+    }
+}
+
+/// The expected board digest of one KAT entry.
+#[derive(Clone, Debug)]
+pub struct ExpectedEntry {
+    /// `count`.
+    pub count: usize,
+    /// The digest, lower-case hex.
+    pub digest: String,
+}
+
+/// What the board's KAT entries of the selected flavours must reproduce.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    /// Per flavour: where the digests come from, and the digests of entries 0..K.
+    pub flavours: Vec<(Flavour, String, Vec<ExpectedEntry>)>,
+}
+
+impl Expected {
+    /// The digests of the first `args.count` entries of each selected flavour at `level`.
+    pub fn read(args: &BoardArgs, level: Level) -> Result<Self, BoardError> {
+        let count = usize::from(args.count);
+        let kat_dir = kat::locate::locate_kat_dir(args.kat_dir.as_deref())?.ok_or_else(|| {
+            BoardError::Params("no KAT folder found: pass --kat-dir DIR or set HQC_KAT_DIR (the folder holding v5.0.0/ and 2026-02-sampling-update/)".into())
+        })?;
+        let mut flavours = Vec::new();
+        for &f in &args.flavour.0 {
+            let (path, text) = kat::read_official(&kat_dir, f, level)?.ok_or_else(|| {
+                BoardError::Params(format!(
+                    "official KAT file {} is missing",
+                    kat::locate::official_file(&kat_dir, f, level).display()
+                ))
+            })?;
+            let rsp = kat::rsp::parse(&text).map_err(|source| kat::KatError::Rsp {
+                path: path.clone(),
+                source,
+            })?;
+            let entries = rsp
+                .entries
+                .iter()
+                .filter(|e| e.count < count)
+                .map(|e| ExpectedEntry {
+                    count: e.count,
+                    digest: entry_digest(e),
+                })
+                .collect();
+            flavours.push((f, path.display().to_string(), entries));
+        }
+        Ok(Expected { flavours })
+    }
+}
+
+fn entry_digest(e: &kat::rsp::Entry) -> String {
+    let mut h = Sha3_256::new();
+    h.update(&e.pk);
+    h.update(&e.sk);
+    h.update(&e.ct);
+    h.update(&e.ss);
+    hex::encode(h.finalize())
+}
+
+/// Runs the KAT entries of every selected flavour on the board (`elf` = the m4kem build, if
+/// it succeeded).
+pub(crate) fn kat_runs(
+    p: &Paths,
+    elf: Option<&Path>,
+    cfg: &Config,
+    args: &BoardArgs,
+    expected: &Expected,
+    ck: &mut Checks,
+) -> Vec<KatRun> {
+    let count = args.count;
+    let mut out = Vec::new();
+    for (f, source, want) in &expected.flavours {
+        let f = *f;
+        let r = match elf {
+            Some(elf) => {
+                progress(&format!(
+                    "running KAT entries 0..{} of {} {} on the board",
+                    count - 1,
+                    cfg.level,
+                    f
+                ));
+                kat_on_board(p, elf, cfg.level, f, count, want, source, args.timeout, ck)
+            }
+            None => {
+                ck.push(
+                    format!("kem: {} {} KAT entries 0..{}", cfg.level, f, count - 1),
+                    false,
+                    "not run: the m4kem build failed".into(),
+                );
+                KatRun {
+                    first_failure: Some("not run (build failed)".into()),
+                    ..KatRun::empty(f, count)
+                }
+            }
+        };
+        out.push(r);
+    }
+    out
+}
+
+impl KatRun {
+    fn empty(f: Flavour, count: u16) -> Self {
+        KatRun {
+            flavour: f.name().into(),
+            requested: count,
+            run: 0,
+            passed: 0,
+            first_failure: None,
+            qemu_exit: None,
+            keygen: None,
+            encaps: None,
+            decaps: None,
+            stack: BTreeMap::new(),
+        }
+    }
+}
+
+/// Why one entry line of the board fails, or `None` when it passes.
+fn entry_verdict(
+    kv: &BTreeMap<&str, &str>,
+    c: usize,
+    level: Level,
+    f: Flavour,
+    want: &[ExpectedEntry],
+    source: &str,
+) -> Option<String> {
+    let (lv, fl, dg, ok) = (kv["level"], kv["flavour"], kv["digest"], kv["ok"]);
+    if lv != level.digit().to_string() || Flavour::parse(fl) != Some(f) {
+        return Some(format!("the board ran level {lv} flavour {fl}"));
+    }
+    match want.iter().find(|e| e.count == c) {
+        None => Some(format!("{source} has no entry count = {c}")),
+        Some(e) if !dg.eq_ignore_ascii_case(&e.digest) => {
+            Some(format!("digest {dg} differs from {} of {source}", e.digest))
+        }
+        Some(_) if ok != "1" => {
+            Some("digest matches but Decaps did not reproduce ss on the board".into())
+        }
+        Some(_) => None,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn kat_on_board(
+    p: &Paths,
+    elf: &Path,
+    level: Level,
+    f: Flavour,
+    count: u16,
+    want: &[ExpectedEntry],
+    source: &str,
+    timeout: u64,
+    ck: &mut Checks,
+) -> KatRun {
+    let name = format!("kat-{}-{}-{}", level.digit(), f.name(), count);
+    let append = format!(
+        "level={} flavour={} count={count} bench=1",
+        level.digit(),
+        f.name()
+    );
+    let mut r = KatRun::empty(f, count);
+    let check_name = format!("kem: {level} {f} KAT entries 0..{} on the board", count - 1);
+    let (code, text, regions) = match run_counted(p, elf, Some(&append), &name, timeout) {
+        Ok(x) => x,
+        Err(e) => {
+            r.first_failure = Some(e.to_string());
+            ck.push(check_name, false, e.to_string());
+            return r;
+        }
+    };
+    r.qemu_exit = code;
+    let get = |l: &str| regions.iter().find(|x| x.0 == l).map(|x| x.1);
+    r.keygen = get("keygen");
+    r.encaps = get("encaps");
+    r.decaps = get("decaps");
+    let mut seen = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("stack ") {
+            for kv in rest.split_whitespace() {
+                if let Some((k, v)) = kv.split_once('=') {
+                    if let Ok(v) = v.parse() {
+                        r.stack.insert(k.into(), v);
+                    }
+                }
+            }
+        }
+        if !line.starts_with("count=") {
+            continue;
+        }
+        let kv: BTreeMap<&str, &str> = line
+            .split_whitespace()
+            .filter_map(|t| t.split_once('='))
+            .collect();
+        let Some(c) = kv.get("count").and_then(|c| c.parse::<usize>().ok()) else {
+            continue;
+        };
+        if !["level", "flavour", "digest", "ok"]
+            .iter()
+            .all(|k| kv.contains_key(k))
+        {
+            continue;
+        }
+        r.run += 1;
+        seen.push(c);
+        match entry_verdict(&kv, c, level, f, want, source) {
+            None => r.passed += 1,
+            Some(why) => {
+                if r.first_failure.is_none() {
+                    r.first_failure = Some(format!("entry count = {c}: {why}"));
+                }
+            }
+        }
+    }
+    let expect: Vec<usize> = (0..count as usize).collect();
+    if seen != expect && r.first_failure.is_none() {
+        r.first_failure = Some(format!(
+            "expected entry lines 0..{}, the board printed {} ({}); last output: {}",
+            count - 1,
+            seen.len(),
+            if seen.is_empty() {
+                "none".into()
+            } else {
+                format!("{seen:?}")
+            },
+            tail(&text, 3).replace('\n', " | ")
+        ));
+    }
+    let ok = code == Some(0) && r.passed == count as usize && r.first_failure.is_none();
+    let mut detail = format!(
+        "{} of {count} entries match {source} (QEMU exit {code:?}: {})",
+        r.passed,
+        exit_meaning(code)
+    );
+    if let Some(ff) = &r.first_failure {
+        let _ = write!(detail, "; first failure: {ff}");
+    }
+    ck.push(check_name, ok, detail);
+    ck.push(
+        format!("counts: {level} {f} KeyGen/Encaps/Decaps counted"),
+        r.keygen.is_some() && r.encaps.is_some() && r.decaps.is_some(),
+        format!(
+            "keygen {:?}, encaps {:?}, decaps {:?}",
+            r.keygen, r.encaps, r.decaps
+        ),
+    );
+    r
+}
