@@ -98,7 +98,7 @@ impl Flavour {
         }
     }
 
-    /// Folder name of this flavour's KAT files under `shared/kat/`.
+    /// Folder name of this flavour's official KAT files inside a `--kat-dir` folder (docs/kat.md).
     pub const fn kat_folder(self) -> &'static str {
         match self {
             Flavour::V5_0_0 => "v5.0.0",

@@ -1,0 +1,287 @@
+//! The repository stands on its own (docs/README.md):
+//!
+//! 1. no tracked file refers to the outside reference library: no mention of its mathematics
+//!    note, no path into its folder (`<that folder>/docs`, `/kat`, `/seeds`, ...), no relative
+//!    path climbing out of the repository into it;
+//! 2. every `docs/NAME.md` cited anywhere, and every relative `NAME.md` link inside `docs/`,
+//!    names a file that exists;
+//! 3. the exported headers (`results/export/**.h`) and the firmware sources and headers under
+//!    `hqc-verify/board/` (`.h`, `.c`, `.S`, `.s`) are ASCII.
+//!
+//! Tracked files come from `git ls-files` at the repository root (`CARGO_MANIFEST_DIR/..`); in a
+//! copy without `.git` the test walks the folder instead (skipping `target/`, `build/` and hidden
+//! folders). Only this file is exempt, because it has to spell out what it looks for (and even
+//! here the patterns are assembled from pieces). Files that are not UTF-8 text are skipped for
+//! checks 1 and 2.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const THIS_FILE: &str = "config/tests/self_contained.rs";
+
+fn repo_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
+}
+
+/// Repository-relative paths (with `/`) of the tracked files.
+fn tracked_files(root: &Path) -> Vec<String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["ls-files", "-z"])
+        .output();
+    if let Ok(o) = out {
+        if o.status.success() && !o.stdout.is_empty() {
+            return o
+                .stdout
+                .split(|&b| b == 0)
+                .filter(|s| !s.is_empty())
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                // a file deleted in the work tree but not yet in the index
+                .filter(|p| root.join(p).is_file())
+                .collect();
+        }
+    }
+    eprintln!(
+        "note: `git ls-files` unavailable in {}; walking the folder",
+        root.display()
+    );
+    let mut files = Vec::new();
+    walk(root, root, &mut files);
+    files.sort();
+    files
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_dir() {
+            if name.starts_with('.') || (dir == root && (name == "target" || name == "build")) {
+                continue;
+            }
+            walk(root, &p, out);
+        } else if ft.is_file() {
+            if let Ok(rel) = p.strip_prefix(root) {
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+}
+
+/// The patterns of check 1, assembled so that this file does not contain them literally.
+fn outside_patterns() -> Vec<(String, &'static str)> {
+    let lib = ["sha", "red"].concat();
+    vec![
+        (
+            ["fafft", "-math"].concat(),
+            "names the outside mathematics note (cite docs/fafft.md)",
+        ),
+        (
+            format!("../{lib}"),
+            "climbs out of the repository into the outside library",
+        ),
+        (
+            format!("{lib} docs"),
+            "cites the outside documentation (cite docs/)",
+        ),
+    ]
+}
+
+/// `shared/` (assembled) used as a path component: preceded by nothing, a separator, a quote,
+/// a bracket or white space.
+fn outside_path_hits(line: &str) -> bool {
+    let needle = ["sha", "red/"].concat();
+    let bytes = line.as_bytes();
+    let mut from = 0;
+    while let Some(i) = line[from..].find(&needle) {
+        let at = from + i;
+        let ok_before = at == 0 || {
+            let c = bytes[at - 1];
+            !(c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+        };
+        if ok_before {
+            return true;
+        }
+        from = at + needle.len();
+    }
+    false
+}
+
+fn read_text(path: &Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    if bytes.contains(&0) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// `docs/NAME.md` citations in a line (NAME: letters, digits, `-`, `_`).
+fn doc_citations(line: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    let b = line.as_bytes();
+    let mut from = 0;
+    while let Some(i) = line[from..].find("docs/") {
+        let at = from + i;
+        from = at + 5;
+        if at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_' || b[at - 1] == b'-') {
+            continue;
+        }
+        let rest = &line[at + 5..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        if !name.is_empty() && rest[name.len()..].starts_with(".md") {
+            v.push(name);
+        }
+    }
+    v
+}
+
+/// Relative markdown links `](NAME.md` or `](NAME.md#…` inside a docs/ file.
+fn relative_md_links(line: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut from = 0;
+    while let Some(i) = line[from..].find("](") {
+        let at = from + i + 2;
+        from = at;
+        let rest = &line[at..];
+        let target: String = rest
+            .chars()
+            .take_while(|c| !matches!(c, ')' | '#' | ' '))
+            .collect();
+        if target.ends_with(".md") && !target.contains("://") && !target.contains('/') {
+            v.push(target);
+        }
+    }
+    v
+}
+
+fn must_be_ascii(path: &str) -> bool {
+    let ext = path.rsplit('.').next().unwrap_or("");
+    (path.starts_with("results/export/") && ext == "h")
+        || (path.starts_with("hqc-verify/board/") && matches!(ext, "h" | "c" | "S" | "s"))
+}
+
+#[test]
+fn repository_is_self_contained() {
+    let root = repo_root();
+    let files = tracked_files(&root);
+    assert!(
+        files.iter().any(|f| f == "Cargo.toml"),
+        "no files found under {}",
+        root.display()
+    );
+    let patterns = outside_patterns();
+    let mut problems: Vec<String> = Vec::new();
+    let mut cited: BTreeSet<(String, String)> = BTreeSet::new(); // (doc name, where)
+    for rel in &files {
+        if rel == THIS_FILE {
+            continue;
+        }
+        let path = root.join(rel);
+        if must_be_ascii(rel) {
+            match std::fs::read(&path) {
+                Ok(bytes) => {
+                    let text = String::from_utf8_lossy(&bytes);
+                    let mut reported = 0;
+                    for (no, line) in text.lines().enumerate() {
+                        if let Some(ch) = line.chars().find(|c| !c.is_ascii()) {
+                            if reported < 3 {
+                                problems.push(format!("{rel}:{}: not ASCII ({ch:?})", no + 1));
+                            }
+                            reported += 1;
+                        }
+                    }
+                    if reported > 3 {
+                        problems.push(format!("{rel}: {} more non-ASCII line(s)", reported - 3));
+                    }
+                }
+                Err(e) => problems.push(format!("{rel}: cannot read ({e})")),
+            }
+        }
+        let Some(text) = read_text(&path) else {
+            continue;
+        };
+        for (no, line) in text.lines().enumerate() {
+            let no = no + 1;
+            let mut hit = false;
+            for (pat, why) in &patterns {
+                if line.contains(pat.as_str()) {
+                    problems.push(format!("{rel}:{no}: {why}: {}", line.trim()));
+                    hit = true;
+                }
+            }
+            if !hit && outside_path_hits(line) {
+                problems.push(format!(
+                    "{rel}:{no}: a path into the outside reference library: {}",
+                    line.trim()
+                ));
+            }
+            for name in doc_citations(line) {
+                cited.insert((name, format!("{rel}:{no}")));
+            }
+            if rel.starts_with("docs/") && rel.ends_with(".md") {
+                for target in relative_md_links(line) {
+                    let name = target.trim_end_matches(".md").to_string();
+                    cited.insert((name, format!("{rel}:{no}")));
+                }
+            }
+        }
+    }
+    for (name, at) in &cited {
+        if !root.join("docs").join(format!("{name}.md")).is_file() {
+            problems.push(format!("{at}: cites docs/{name}.md, which does not exist"));
+        }
+    }
+    // Long lines are cut so that the message stays readable.
+    let problems: Vec<String> = problems
+        .into_iter()
+        .map(|p| {
+            if p.chars().count() > 220 {
+                let cut: String = p.chars().take(220).collect();
+                format!("{cut}...")
+            } else {
+                p
+            }
+        })
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{} problem(s): the repository must not depend on files outside it:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_checks_can_fail() {
+    // The matchers themselves, on made-up lines.
+    let lib = ["sha", "red"].concat();
+    assert!(outside_path_hits(&format!("see `{lib}/docs/x.md`")));
+    assert!(outside_path_hits(&format!("{lib}/kat")));
+    assert!(outside_path_hits(&format!("/work/{lib}/kat")));
+    assert!(!outside_path_hits(&format!("un{lib}/x")));
+    assert!(!outside_path_hits("a shared folder"));
+    assert_eq!(
+        doc_citations("see docs/fafft.md §7 and `docs/cli.md`"),
+        ["fafft", "cli"]
+    );
+    assert!(doc_citations("xdocs/a.md").is_empty());
+    assert_eq!(
+        relative_md_links("[a](hqc.md#x) and [b](https://e/x.md)"),
+        ["hqc.md"]
+    );
+    assert!(must_be_ascii("hqc-verify/board/firmware/fafft/fafft.c"));
+    assert!(must_be_ascii("results/export/hqc1-published/IL_defs.h"));
+    assert!(!must_be_ascii("results/export/hqc1-published/params.json"));
+    let math = ["fafft", "-math"].concat();
+    assert!(outside_patterns().iter().any(|(p, _)| *p == math));
+}
