@@ -71,8 +71,8 @@ struct KatArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-    /// Folder with the official KAT files (default: $HQC_KAT_DIR, else `shared/kat` found
-    /// in an ancestor folder, i.e. ../shared/kat relative to the repository root).
+    /// Folder with the official KAT files, for whole-file comparison (optional; default
+    /// $HQC_KAT_DIR when set; without either, the committed per-entry pins judge the run).
     #[arg(long, value_name = "DIR")]
     kat_dir: Option<PathBuf>,
     /// Write the regenerated files to DIR/<flavour folder>/hqc-L.rsp.
@@ -154,10 +154,7 @@ fn cmd_kat(a: &KatArgs) -> Result<bool> {
     if !a.json {
         match &kat_dir {
             Some(d) => eprintln!("official KAT folder: {}", d.display()),
-            None => eprintln!(
-                "official KAT folder not found (use --kat-dir or ${}); judging by pinned digests only",
-                locate::ENV_VAR
-            ),
+            None => eprintln!("{}", locate::PINS_ONLY_NOTE),
         }
     }
     let mut outcomes = Vec::new();
@@ -256,6 +253,9 @@ fn cmd_pin(a: &PinArgs) -> Result<()> {
             kat::write_atomically(&target, &kat::entry_pin_text(flavour, level, &parsed))?;
             println!("wrote {}", target.display());
         }
+    }
+    if let Some(target) = kat::write_intermediate_pins(&dir, &out)? {
+        println!("wrote {}", target.display());
     }
     Ok(())
 }

@@ -1,10 +1,13 @@
-//! KAT regeneration: the first 10 entries of each level and flavour against the pinned
-//! first-10 digests (kat/digests.txt), plus the harness's mismatch reporting.
+//! KAT regeneration without the official files: the first 10 entries of each level and
+//! flavour against the pinned first-10 digests (kat/digests.txt) and every per-entry pin
+//! (kat/entries/: seed, pk, sk, ct, ss and the board digest), plus the harness's mismatch
+//! reporting. The tests that read the official files run only when `$HQC_KAT_DIR` names
+//! them.
 
 mod common;
 
 use hqc_verify::core::params::{Flavour, Level};
-use hqc_verify::kat::pins::{entry_pins, pinned_digest};
+use hqc_verify::kat::pins::{board_digest, board_digest_of, entry_pins, pinned_digest, EntryPin};
 use hqc_verify::kat::{
     first_difference, first_pin_difference, generate_entries, rsp, run, sha256_hex, ExpectedSource,
     KatRequest,
@@ -26,6 +29,38 @@ fn first_k_matches(kind: MultiplierKind, k: usize) {
                 kind.name(),
                 first_pin_difference(&entries, &entry_pins(flavour, level).expect("pins"))
             );
+        }
+    }
+}
+
+#[test]
+fn first_10_entries_match_every_pinned_field() {
+    for flavour in Flavour::ALL {
+        for level in Level::ALL {
+            let entries = generate_entries(level, flavour, MultiplierKind::Reference, 10)
+                .expect("regeneration succeeds");
+            let pins = entry_pins(flavour, level).expect("pins parse");
+            for e in &entries {
+                let pin = pins
+                    .iter()
+                    .find(|p| p.count == e.count)
+                    .expect("entry pinned");
+                let mine = EntryPin::of(e);
+                for field in EntryPin::FIELDS {
+                    assert_eq!(
+                        mine.field(field),
+                        pin.field(field),
+                        "{level} {flavour} count = {} field {field}",
+                        e.count
+                    );
+                }
+                assert_eq!(
+                    board_digest(flavour, level, e.count).expect("pins parse"),
+                    Some(board_digest_of(e)),
+                    "{level} {flavour} count = {} board digest",
+                    e.count
+                );
+            }
         }
     }
 }
@@ -58,7 +93,7 @@ fn unpinned_count_is_judged_by_entry_pins_without_kat_dir() {
 #[test]
 fn unpinned_count_uses_official_file_when_present() {
     let Some(dir) = common::kat_dir() else {
-        eprintln!("SKIPPED: shared/kat not found");
+        eprintln!("SKIPPED: HQC_KAT_DIR not set (the official files are optional)");
         return;
     };
     let o = run(&KatRequest {
@@ -91,12 +126,17 @@ fn mismatches_name_entry_and_field() {
     let other = entry_pins(Flavour::V2026_02, Level::Hqc1).expect("pins");
     let m = first_pin_difference(&good, &other).expect("difference found");
     assert_eq!((m.count, m.field.as_str()), (0, "pk"));
+    // The board digest is one of the compared fields.
+    let mut only_board: Vec<EntryPin> = pins.clone();
+    only_board[1].board = "00".repeat(32);
+    let m = first_pin_difference(&good, &only_board).expect("difference found");
+    assert_eq!((m.count, m.field.as_str()), (1, "board"));
 }
 
 #[test]
 fn official_files_are_the_pinned_ones() {
     let Some(dir) = common::kat_dir() else {
-        eprintln!("SKIPPED: shared/kat not found");
+        eprintln!("SKIPPED: HQC_KAT_DIR not set (the official files are optional)");
         return;
     };
     for flavour in Flavour::ALL {

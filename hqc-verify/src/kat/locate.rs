@@ -1,24 +1,24 @@
-//! Finding the official KAT folder (`shared/kat/`).
+//! The optional folder of official KAT files (docs/kat.md).
 //!
-//! Order: an explicit `--kat-dir`, then `$HQC_KAT_DIR`, then a search for `shared/kat`
-//! (a folder holding `SHA256SUMS`) in every ancestor of the current directory, of the
-//! executable, and of this crate's source folder at build time. With the workspace at
-//! `<root>/main` and the shared folder at `<root>/shared`, that is `../shared/kat` relative
-//! to the repository root, wherever the command runs from inside the tree.
+//! Nothing needs it: every KAT check is judged against the pins committed in
+//! `hqc-verify/kat/`. A user who has the official files from the HQC reference release
+//! names their folder explicitly, with `--kat-dir DIR` or, failing that, the environment
+//! variable `HQC_KAT_DIR`; the files are then compared whole as well. No folder is ever
+//! searched for.
 
 use std::path::{Path, PathBuf};
 
 use super::KatError;
 
-/// Environment variable naming the KAT folder.
+/// Environment variable that may name the KAT folder (optional; `--kat-dir` wins).
 pub const ENV_VAR: &str = "HQC_KAT_DIR";
 
-fn looks_like_kat_dir(p: &Path) -> bool {
-    p.join("SHA256SUMS").is_file() || p.join("v5.0.0").is_dir()
-}
+/// What a run without a KAT folder is checked against (printed by every command).
+pub const PINS_ONLY_NOTE: &str =
+    "checked against committed per-entry pins; pass --kat-dir for whole-file comparison";
 
-/// Locates the KAT folder. An explicit folder or `$HQC_KAT_DIR` that does not exist is an
-/// error; a failed search returns `Ok(None)`.
+/// The KAT folder named explicitly by `--kat-dir`, else by a non-empty `$HQC_KAT_DIR`, else
+/// `Ok(None)`. A named folder that does not exist is an error.
 pub fn locate_kat_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>, KatError> {
     if let Some(p) = explicit {
         if p.is_dir() {
@@ -29,33 +29,20 @@ pub fn locate_kat_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>, KatErr
             source_of_path: "--kat-dir",
         });
     }
-    if let Some(v) = std::env::var_os(ENV_VAR) {
-        let p = PathBuf::from(v);
-        if p.is_dir() {
-            return Ok(Some(p));
-        }
-        return Err(KatError::KatDirMissing {
-            path: p,
-            source_of_path: ENV_VAR,
-        });
-    }
-    let mut bases: Vec<PathBuf> = Vec::new();
-    if let Ok(cwd) = std::env::current_dir() {
-        bases.push(cwd);
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        bases.push(exe);
-    }
-    bases.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    for base in &bases {
-        for anc in base.ancestors() {
-            let cand = anc.join("shared").join("kat");
-            if looks_like_kat_dir(&cand) {
-                return Ok(Some(cand));
+    match std::env::var_os(ENV_VAR) {
+        Some(v) if !v.is_empty() => {
+            let p = PathBuf::from(v);
+            if p.is_dir() {
+                Ok(Some(p))
+            } else {
+                Err(KatError::KatDirMissing {
+                    path: p,
+                    source_of_path: ENV_VAR,
+                })
             }
         }
+        _ => Ok(None),
     }
-    Ok(None)
 }
 
 /// The path of the official file of one flavour and level inside the KAT folder.
@@ -66,4 +53,24 @@ pub fn official_file(
 ) -> PathBuf {
     dir.join(flavour.kat_folder())
         .join(format!("hqc-{}.rsp", level.digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explicit_missing_folder_is_an_error() {
+        let p = Path::new("/nonexistent/kat-folder-for-test");
+        assert!(matches!(
+            locate_kat_dir(Some(p)),
+            Err(KatError::KatDirMissing { .. })
+        ));
+    }
+
+    #[test]
+    fn explicit_folder_is_used() {
+        let d = std::env::temp_dir();
+        assert_eq!(locate_kat_dir(Some(&d)).ok().flatten(), Some(d));
+    }
 }

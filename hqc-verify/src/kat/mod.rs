@@ -472,3 +472,16 @@ pub fn entry_pin_text(flavour: Flavour, level: Level, official: &rsp::RspFile) -
     }
     s
 }
+
+/// Writes the pinned digest form of the official intermediate-values file of `dir` (if
+/// present) to `out/count0-intermediates.txt` (used by `hqc-verify pin`).
+pub fn write_intermediate_pins(dir: &Path, out: &Path) -> Result<Option<PathBuf>, KatError> {
+    let src = dir.join(pins::INTERMEDIATES_FILE);
+    if !src.is_file() {
+        return Ok(None);
+    }
+    let text = pins::intermediates_pin_text(&read_text(&src)?)?;
+    let target = out.join(pins::INTERMEDIATES_FILE);
+    write_atomically(&target, &text)?;
+    Ok(Some(target))
+}
