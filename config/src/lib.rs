@@ -1,11 +1,47 @@
 //! # fafft-config: one definition of a FAFFT(+CRT) configuration
 //!
-//! Every reader of an exported configuration (`search`, `hqc-verify kat`, `hqc-verify board`)
-//! goes through this crate, so that a file is accepted by all of them or by none.
+//! Every reader of an exported configuration (`search export`, `hqc-verify kat --params`,
+//! `hqc-verify board`) goes through this crate, so that a params.json is accepted by all of
+//! them or by none. The format is documented in `docs/params-json.md`; the mathematics in
+//! `docs/fafft.md`.
 //!
-//! * [`beta`]: the one parser of a shift β (and of other field elements) on the command line.
-//! * [`output`]: the one way the tools write an output file (atomic for regular files, write
-//!   through for special files).
+//! ## API for readers
+//!
+//! ```text
+//! let loaded   = fafft_config::spec::load(path)?;   // parse, schema_version == 2, checksum
+//! let verified = loaded.verify()?;                   // re-derive every field and file
+//! verified.derived.plan / .modulus / .il_plain / .tp.gammas / .residue_counts ...
+//! verified.params.n / .c / .l ...                    // the typed file
+//! ```
+//!
+//! * [`spec::load`]`(&Path) -> Result<`[`spec::Loaded`]`, `[`ConfigError`]`>` and
+//!   [`spec::Loaded::verify`]`(&self) -> Result<`[`verify::Verified`]`, ConfigError>`; the error
+//!   names the path and the first field that differs ([`ConfigError::field`]).
+//! * [`derive::Config::derive`]`(&self) -> Result<`[`derive::Derived`]`, ConfigError>`: every
+//!   table from (m, l, β, chain, c, n); [`export::render`] turns it into params.json + headers.
+//! * [`rules`]: [`rules::level_of_n`], [`rules::check`] (m, l, n and the c rule),
+//!   [`rules::min_c`].
+//! * [`published`]: the published β values and configurations with their sources.
+//! * [`cost`]: the Cortex-M4 cost model; [`cost::config_cost`] is the one assembly of the cost
+//!   of a configuration, [`cost::cheapest_residue_method`] the residue method for a fixed c.
+//! * [`transform`] (chains, Encode/Decode, per-transform programs) and [`xorprog`] (the XOR
+//!   program generator, Paar's CSE).
+//! * [`beta`]: the one parser of a shift β; [`output`]: the one way to write an output file.
 
 pub mod beta;
+pub mod cost;
+pub mod derive;
+pub mod error;
+pub mod export;
+pub mod headers;
+pub mod hex;
+pub mod layout;
 pub mod output;
+pub mod published;
+pub mod rules;
+pub mod spec;
+pub mod transform;
+pub mod verify;
+pub mod xorprog;
+
+pub use error::ConfigError;

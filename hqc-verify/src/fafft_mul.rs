@@ -1,71 +1,47 @@
 //! The `fafft-crt` multiplier: HQC's ring product by one FAFFT over F_{2^32} (the Cortex-M4
 //! field) plus, where the transform is shorter than the product, the CRT with `x^c`
-//! (`docs/fafft.md` §9), built from a parameter file written by `search export`.
+//! (`docs/fafft.md`, section "The CRT and its costs"), built from a parameter file written by
+//! `search export`.
 //!
-//! Loading checks, in this order, and names what failed:
-//! 1. the file parses and its `checksum` (SHA-256 of the canonical JSON, see
-//!    `search::export`) matches;
-//! 2. `(m, l, β, γ_l)` is an admissible FAFFT (`m = 32`, tower basis with the recorded top);
-//! 3. the modulus listed in the file equals the one derived from β (`P_β(s_l(x))`) and the one
-//!    extracted by running the FAFFT (black box), and `N + c` covers the product;
-//! 4. the Encode columns and IL in the file equal the derived ones.
+//! The file is read by the one reader of the `fafft-config` crate,
+//! `fafft_config::spec::load(path)?.verify()?` (docs/params-json.md): schema v2, checksum, and
+//! every field and exported file re-derived from (m, l, β, chain, c, n). `search export`,
+//! `hqc-verify kat --params` and `hqc-verify board` therefore accept the same files. On top,
+//! the file's n must be the ring degree of the level.
 //!
-//! The operands are multiplied as full `⌈n/64⌉`-word strings (padding bits included) and then
-//! folded exactly as the reference multiplier folds, so non-canonical inputs give the same
-//! result as `reference`.
+//! Operands are canonical ring elements (the [`Multiplier`] contract: bits ≥ n are zero), so
+//! the product has at most 2n − 1 bits and any c of the one c rule (`fafft_config::rules`:
+//! `N + c ≥ 2n − 1`) suffices; the multiplier masks its operands to n bits, so padding bits
+//! (which the contract excludes) can never make the CRT ring too small.
 //!
 //! Constant time: the fast engine's Encode/Decode use byte tables indexed by operand bits, so
 //! this host multiplier is **not** constant-time; it is a correctness oracle for exported
 //! parameters (the `reference` multiplier is the constant-time one).
 
 use crate::core::mul::Multiplier;
-use crate::core::ring::fold;
-use algebra::cantor::CantorBasis;
+use crate::core::ring::{fold, mask_to_n};
 use algebra::crt::{FafftCrt, Prepared};
-use algebra::fafft::FafftPlan;
 use algebra::field::Tower;
-use algebra::modulus::{extract_plan_modulus, plan_modulus};
-use serde_json::Value;
+use fafft_config::ConfigError;
 use std::path::Path;
 
 /// Why a parameter file was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ParamsError {
-    /// The file could not be read.
-    #[error("cannot read parameter file {path}: {source}")]
-    Io {
+    /// Refused by `fafft_config` (read, parse, schema, checksum, rules, re-derivation, files).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The file is for another ring degree.
+    #[error("parameter file {path}: exported for n = {file_n}, but this level has n = {n}")]
+    WrongLevel {
         /// The path.
         path: String,
-        /// The I/O error.
-        source: std::io::Error,
+        /// n in the file.
+        file_n: u64,
+        /// n of the level.
+        n: usize,
     },
-    /// Not JSON.
-    #[error("parameter file {path} is not valid JSON: {source}")]
-    Json {
-        /// The path.
-        path: String,
-        /// The parse error.
-        source: serde_json::Error,
-    },
-    /// A field is missing or has the wrong type.
-    #[error("parameter file {path}: field `{field}` is missing or malformed")]
-    Field {
-        /// The path.
-        path: String,
-        /// The field name.
-        field: &'static str,
-    },
-    /// The checksum does not match the content.
-    #[error("parameter file {path}: checksum mismatch (file says {stated}, content hashes to {actual}); the file was modified after export")]
-    Checksum {
-        /// The path.
-        path: String,
-        /// Checksum in the file.
-        stated: String,
-        /// Checksum of the content.
-        actual: String,
-    },
-    /// The parameters do not describe a valid multiplier for this ring.
+    /// The parameters do not give a multiplier (should not happen after verify).
     #[error("parameter file {path}: {reason}")]
     Invalid {
         /// The path.
@@ -91,179 +67,44 @@ pub struct FafftPrepared {
     words: Vec<u64>,
 }
 
-fn field<'a>(v: &'a Value, path: &str, name: &'static str) -> Result<&'a Value, ParamsError> {
-    v.get(name).ok_or(ParamsError::Field {
-        path: path.into(),
-        field: name,
-    })
-}
-
-fn num(v: &Value, path: &str, name: &'static str) -> Result<usize, ParamsError> {
-    field(v, path, name)?
-        .as_u64()
-        .map(|x| x as usize)
-        .ok_or(ParamsError::Field {
-            path: path.into(),
-            field: name,
-        })
-}
-
-fn hex_u32(v: &Value, path: &str, name: &'static str) -> Result<u32, ParamsError> {
-    let s = v.as_str().ok_or(ParamsError::Field {
-        path: path.into(),
-        field: name,
-    })?;
-    u32::from_str_radix(s.trim_start_matches("0x"), 16).map_err(|_| ParamsError::Field {
-        path: path.into(),
-        field: name,
-    })
-}
-
 impl FafftCrtMul {
-    /// Load and check a `params.json` written by `search export`, for the ring degree `n`.
+    /// Load and verify a `params.json` written by `search export`, for the ring degree `n`.
     pub fn from_params_file(file: &Path, n: usize) -> Result<Self, ParamsError> {
         let path = file.display().to_string();
-        let text = std::fs::read_to_string(file).map_err(|source| ParamsError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        let v: Value = serde_json::from_str(&text).map_err(|source| ParamsError::Json {
-            path: path.clone(),
-            source,
-        })?;
-        let stated = field(&v, &path, "checksum")?
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        let actual = search::export::checksum_of(&v);
-        if stated != actual {
-            return Err(ParamsError::Checksum {
+        let v = fafft_config::spec::load(file)?.verify()?;
+        let p = &v.params;
+        if p.n != n as u64 {
+            return Err(ParamsError::WrongLevel {
                 path,
-                stated,
-                actual,
+                file_n: p.n,
+                n,
             });
         }
-        let invalid = |reason: String| ParamsError::Invalid {
-            path: path.clone(),
-            reason,
-        };
-        let m = num(&v, &path, "m")?;
-        let l = num(&v, &path, "l")? as u32;
-        let c = num(&v, &path, "c")?;
-        let file_n = num(&v, &path, "n")?;
-        if m != 32 {
-            return Err(invalid(format!(
-                "m = {m}: only m = 32 (the tower field) is supported"
-            )));
-        }
-        if file_n != n {
-            return Err(invalid(format!(
-                "exported for n = {file_n}, but this level has n = {n}"
-            )));
-        }
-        let top = hex_u32(field(&v, &path, "basis_top")?, &path, "basis_top")?;
-        let beta = hex_u32(field(&v, &path, "beta")?, &path, "beta")?;
-        let gammas = field(&v, &path, "gamma")?
-            .as_array()
-            .ok_or(ParamsError::Field {
-                path: path.clone(),
-                field: "gamma",
-            })?;
-        let gamma_l = gammas.get(l as usize).ok_or(ParamsError::Field {
-            path: path.clone(),
-            field: "gamma",
-        })?;
-        let gamma_l = hex_u32(gamma_l, &path, "gamma")?;
-        let basis = CantorBasis::from_top(Tower::<32>(top)).map_err(|e| invalid(e.to_string()))?;
-        let plan = FafftPlan::with_shift(&basis, l, Tower::<32>(beta), Tower::<32>(gamma_l))
-            .map_err(|e| invalid(e.to_string()))?;
-        // The modulus in the file must be the derived one and the one the FAFFT implements.
-        let derived = plan_modulus(&plan).map_err(|e| invalid(e.to_string()))?;
-        let listed: Vec<usize> = field(&v, &path, "M")?
-            .get("exponents")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_u64().map(|e| e as usize))
-                    .collect()
-            })
-            .ok_or(ParamsError::Field {
-                path: path.clone(),
-                field: "M",
-            })?;
-        let want = derived.exponents();
-        if listed != want {
-            let first = listed
-                .iter()
-                .zip(&want)
-                .position(|(a, b)| a != b)
-                .unwrap_or(listed.len().min(want.len()));
-            return Err(invalid(format!(
-                "modulus exponent list differs from P_β(s_l(x)) derived from β = {beta:#010x}: first difference at position {first} (file {:?}, derived {:?})",
-                listed.get(first),
-                want.get(first)
-            )));
-        }
-        let extracted = extract_plan_modulus(&plan).map_err(|e| invalid(e.to_string()))?;
-        if extracted != derived {
-            return Err(invalid(
-                "the modulus extracted by running the FAFFT differs from the derived one".into(),
-            ));
-        }
-        let enc: Vec<u32> = field(&v, &path, "encode_columns")?
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| hex_u32(x, &path, "encode_columns").ok())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let want_enc: Vec<u32> = plan
-            .encode_matrix()
-            .cols()
-            .iter()
-            .map(|&x| x as u32)
-            .collect();
-        if enc != want_enc {
-            return Err(invalid("Encode columns differ from X_j(β)".into()));
-        }
-        // Operands are multiplied as whole words (padding included), as the reference does.
         let words = n.div_ceil(64);
-        let inner = FafftCrt::new(plan, c, 64 * words).map_err(|e| invalid(e.to_string()))?;
-        if let (Some(crt), Some(il)) = (inner.crt(), v.get("IL")) {
-            let file_il: Vec<u32> = il
-                .get("words_plain")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| hex_u32(x, &path, "IL").ok())
-                        .collect()
-                })
-                .unwrap_or_default();
-            let mine: Vec<u32> = crt
-                .il()
-                .to_words(c.div_ceil(64))
-                .iter()
-                .flat_map(|w| [*w as u32, (*w >> 32) as u32])
-                .take(c / 32)
-                .collect();
-            if file_il != mine {
-                return Err(invalid(
-                    "IL = M^(-1) mod x^c differs from the derived one".into(),
-                ));
+        let inner = FafftCrt::new(v.derived.plan.clone(), p.c as usize, n).map_err(|e| {
+            ParamsError::Invalid {
+                path: path.clone(),
+                reason: e.to_string(),
             }
-        }
+        })?;
         Ok(FafftCrtMul {
             n,
             words,
             inner,
-            label: format!("fafft-crt(l={l}, beta={beta:#010x}, c={c})"),
+            label: format!("fafft-crt(l={}, beta={:#010x}, c={})", p.l, p.beta.0, p.c),
         })
     }
 
     /// A description of the parameters.
     pub fn label(&self) -> &str {
         &self.label
+    }
+
+    /// The operand's words with bits ≥ n cleared.
+    fn canonical(&self, a: &[u64]) -> Vec<u64> {
+        let mut w = a[..self.words].to_vec();
+        mask_to_n(&mut w, self.n);
+        w
     }
 
     fn finish(&self, wide: &[u64], out: &mut [u64]) {
@@ -283,19 +124,20 @@ impl Multiplier for FafftCrtMul {
     }
 
     fn prepare(&self, a: &[u64]) -> FafftPrepared {
-        let words = a[..self.words].to_vec();
+        let words = self.canonical(a);
         let prep = self
             .inner
             .prepare_words(&words)
-            .expect("operand has ⌈n/64⌉ words, the multiplier's operand length");
+            .expect("operand masked to n bits, the multiplier's operand length");
         FafftPrepared { prep, words }
     }
 
     fn mul_prepared(&self, a: &FafftPrepared, b: &[u64], out: &mut [u64]) {
+        let b = self.canonical(b);
         let mut wide = vec![0u64; self.inner.product_words().max(2 * self.words)];
         self.inner
-            .mul_prepared_words(&a.prep, &b[..self.words], &mut wide)
-            .expect("operand lengths fixed by the ring degree");
+            .mul_prepared_words(&a.prep, &b, &mut wide)
+            .expect("operands masked to n bits");
         self.finish(&wide, out);
     }
 

@@ -1,0 +1,222 @@
+//! Everything of a configuration derived from its six inputs (m, l, β, chain, c, n)
+//! (docs/params-json.md, "Derivation"; `docs/fafft.md`, sections "The modulus theorem" and
+//! "The CRT and its costs"). `search export` writes what [`Config::derive`] computes, and
+//! [`crate::spec::Loaded::verify`] computes it again to compare, so both share this code.
+
+use crate::error::ConfigError;
+use crate::layout::{poly_words32, s0_gft, swap32};
+use crate::rules;
+use crate::transform::{self, Chain, TransformPrograms};
+use crate::xorprog::{programs_for, XorProgram};
+use algebra::cantor::CantorBasis;
+use algebra::crt::Crt;
+use algebra::fafft::{check_admissible, FafftPlan};
+use algebra::field::Tower;
+use algebra::gf2x::Poly;
+use algebra::minpoly::minimal_polynomial;
+use algebra::modulus::{extract_plan_modulus, modulus_from_minpoly, residues_mod_32};
+
+/// The six inputs of a configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Field degree (32).
+    pub m: u32,
+    /// Transform parameter l (N = m·2^l).
+    pub l: u32,
+    /// β (tower hex).
+    pub beta: u32,
+    /// Shift chain.
+    pub chain: Chain,
+    /// Residue size c (0 = no residue ring).
+    pub c: u64,
+    /// HQC n (operand length in bits).
+    pub n: u64,
+}
+
+/// An extra γ_j (j > l, up to 11) for the artifact's 11-matrix layout.
+#[derive(Clone, Debug)]
+pub struct GammaExtra {
+    /// j.
+    pub j: u32,
+    /// γ_j.
+    pub value: u32,
+    /// Its XOR program.
+    pub program: XorProgram,
+}
+
+/// Everything derived from a [`Config`].
+#[derive(Clone, Debug)]
+pub struct Derived {
+    /// The inputs.
+    pub cfg: Config,
+    /// N = m·2^l.
+    pub big_n: u64,
+    /// The FAFFT plan (tower basis, β, γ_l).
+    pub plan: FafftPlan<Tower<32>>,
+    /// P, the minimal polynomial of β.
+    pub p: Poly,
+    /// M = P(s_l(x)).
+    pub modulus: Poly,
+    /// Residue counts of M: `cnt[r] = #{e ∈ supp M : e ≡ r (mod 32)}`.
+    pub residue_counts: [usize; 32],
+    /// Number of occupied residues r (cnt[r] > 0).
+    pub occupied_residues: usize,
+    /// IL = M^{-1} mod x^c, plain 32-bit words (c/32; empty when c = 0).
+    pub il_plain: Vec<u32>,
+    /// IL in the swap32 layout.
+    pub il_swapped: Vec<u32>,
+    /// Programs and tables of the transform (γ_0 … γ_l, Encode, Decode).
+    pub tp: TransformPrograms,
+    /// Extra γ_j for the 11-matrix layout.
+    pub gamma_extra: Vec<GammaExtra>,
+    /// Note on the extra matrices (ASCII).
+    pub gamma_extra_note: String,
+    /// The s0_gft table.
+    pub s0_gft: Vec<u32>,
+}
+
+impl Derived {
+    /// γ_l, the shift of the transform.
+    pub fn gamma_l(&self) -> u32 {
+        self.tp.gammas[self.cfg.l as usize]
+    }
+    /// P as a word (bit i = y^i; deg P = 32 fits 64 bits).
+    pub fn p_word(&self) -> u64 {
+        self.p.words().first().copied().unwrap_or(0)
+    }
+}
+
+impl Config {
+    /// The configuration of six inputs.
+    pub fn new(m: u32, l: u32, beta: u32, chain: Chain, c: u64, n: u64) -> Self {
+        Config {
+            m,
+            l,
+            beta,
+            chain,
+            c,
+            n,
+        }
+    }
+
+    /// Check the rules and the admissibility of β, without computing tables. Returns N.
+    pub fn validate(&self) -> Result<u64, ConfigError> {
+        let big_n = rules::check(self.m, self.l, self.n, self.c)?;
+        let basis = CantorBasis::tower32();
+        check_admissible(&basis, self.l, Tower::<32>(self.beta))?;
+        self.chain.gamma_top(self.m, self.l, self.beta)?;
+        Ok(big_n)
+    }
+
+    /// Compute and self-check everything (docs/params-json.md, "Derivation").
+    pub fn derive(&self) -> Result<Derived, ConfigError> {
+        let big_n = self.validate()?;
+        let basis = CantorBasis::tower32();
+        let gl = self.chain.gamma_top(self.m, self.l, self.beta)?;
+        let plan = FafftPlan::with_shift(&basis, self.l, Tower::<32>(self.beta), Tower::<32>(gl))?;
+        let p = minimal_polynomial(Tower::<32>(self.beta))?;
+        let modulus = modulus_from_minpoly(&p, self.l);
+        if modulus.degree() != Some(big_n as usize) {
+            return Err(ConfigError::SelfCheck(format!(
+                "deg M = {:?} differs from N = {big_n}",
+                modulus.degree()
+            )));
+        }
+        if extract_plan_modulus(&plan)? != modulus {
+            return Err(ConfigError::SelfCheck(
+                "the FAFFT black box does not reduce by P(s_l(x))".into(),
+            ));
+        }
+        if self.c > 0 && !modulus.bit(0) {
+            return Err(ConfigError::NotCoprime { c: self.c });
+        }
+        let tp = TransformPrograms::new(self.m, self.l, self.beta, gl)?;
+        let plan_cols: Vec<u32> = plan
+            .encode_matrix()
+            .cols()
+            .iter()
+            .map(|&c| c as u32)
+            .collect();
+        if plan_cols != tp.encode_cols {
+            return Err(ConfigError::SelfCheck(
+                "Encode columns disagree with algebra".into(),
+            ));
+        }
+        if !tp.decode_matrix().mul(&tp.encode_matrix()).is_identity() {
+            return Err(ConfigError::SelfCheck("Decode*Encode is not I".into()));
+        }
+        let plan_g: Vec<u32> = plan.gammas().iter().map(|g| g.0).collect();
+        if plan_g != tp.gammas {
+            return Err(ConfigError::SelfCheck(
+                "gamma chain disagrees with algebra".into(),
+            ));
+        }
+        let (il_plain, il_swapped) = if self.c > 0 {
+            let crt = Crt::new(modulus.clone(), self.c as usize)?;
+            let il = crt.il().clone();
+            if !il.mul_mod_xn(&modulus, self.c as usize).is_one() {
+                return Err(ConfigError::SelfCheck("IL*M is not 1 mod x^c".into()));
+            }
+            let plain = poly_words32(&il, (self.c / 32) as usize);
+            let sw: Vec<u32> = plain.iter().map(|&w| swap32(w)).collect();
+            (plain, sw)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let (gamma_extra, gamma_extra_note) = self.gamma_extra(gl);
+        let (occupied_residues, residue_counts) = residues_mod_32(&modulus);
+        Ok(Derived {
+            cfg: self.clone(),
+            big_n,
+            plan,
+            p,
+            modulus,
+            residue_counts,
+            occupied_residues,
+            il_plain,
+            il_swapped,
+            tp,
+            gamma_extra,
+            gamma_extra_note,
+            s0_gft: s0_gft(),
+        })
+    }
+
+    /// Extra γ_j for the artifact's 11-matrix layout: `coords(γ_j) = coords(γ_l) << (j − l)`
+    /// while it stays in the field (for l = 10, γ_11 exists iff β ∈ V_21).
+    fn gamma_extra(&self, gl: u32) -> (Vec<GammaExtra>, String) {
+        let mut extra = Vec::new();
+        let cgl = transform::coords(gl);
+        for j in self.l + 1..=11 {
+            let k = j - self.l;
+            if cgl >> (32 - k) != 0 {
+                let note = format!(
+                    "gamma_{j} does not exist for this beta (beta not in V_{}: coords(beta) = {:#x}); the 11-matrix layout's slots {j}..11 are omitted",
+                    32 - j,
+                    transform::coords(self.beta)
+                );
+                return (extra, note);
+            }
+            let g = transform::element(cgl << k);
+            let (program, _) = programs_for(&transform::mul_matrix(32, g));
+            extra.push(GammaExtra {
+                j,
+                value: g,
+                program,
+            });
+        }
+        let note = if extra.is_empty() {
+            format!("no extra matrices: l = {} already fills the layout", self.l)
+        } else {
+            let range = if self.l + 1 == 11 {
+                "gamma_11".to_string()
+            } else {
+                format!("gamma_{}..gamma_11", self.l + 1)
+            };
+            format!(
+                "{range} emitted for the artifact's 11-matrix layout (gamma_11 exists: beta in V_21); coords(gamma_j) = coords(gamma_L) << (j - L)"
+            )
+        };
+        (extra, note)
+    }
+}

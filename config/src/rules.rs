@@ -1,0 +1,264 @@
+//! The rules every reader of a configuration shares (docs/params-json.md, "Rules"): the HQC
+//! levels, the supported field, the transform size `N = m·2^l`, and the ONE rule for the
+//! residue size c.
+//!
+//! ## The c rule
+//!
+//! A configuration `(m, l, n, c)` is admissible when
+//! * `c` is a multiple of 32 (IL and the residue product are stored in 32-bit words),
+//! * `N + c ≥ 2n − 1`, so the product of two n-bit operands (degree ≤ 2n − 2) fits the CRT
+//!   ring `x^c·M` of degree N + c, and
+//! * `c ≤ N` (a residue ring larger than the transform is never needed: then the x^c ring
+//!   alone would be the cheaper multiplier; this also bounds c at the edge).
+//!
+//! (and, checked when M is known, `M(0) = 1`, i.e. `gcd(M, x^c) = 1`.)
+//!
+//! The smallest admissible c is [`min_c`]` = 32·⌈max(0, 2n − 1 − N)/32⌉` (2592 for HQC-1 with
+//! N = 2^15). The multipliers need no more: their operands are canonical ring elements (bits
+//! ≥ n zero: the KEM masks every operand, see `hqc-verify`'s `Multiplier` contract), so the
+//! product has at most 2n − 1 bits whatever the word size the implementation uses.
+
+use thiserror::Error;
+
+/// The field degree the exporter and the firmware support (the Cortex-M4 tower field).
+pub const SUPPORTED_M: u32 = 32;
+
+/// Largest l for m = 32 (`l ≤ m/2 − 1`: the FAFFT needs `2^l` points in a subspace of
+/// dimension m/2).
+pub const MAX_L: u32 = SUPPORTED_M / 2 - 1;
+
+/// An HQC security level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HqcLevel {
+    /// HQC-1, n = 17669.
+    Hqc1,
+    /// HQC-3, n = 35851.
+    Hqc3,
+    /// HQC-5, n = 57637.
+    Hqc5,
+}
+
+impl HqcLevel {
+    /// All levels, in order.
+    pub const ALL: [HqcLevel; 3] = [HqcLevel::Hqc1, HqcLevel::Hqc3, HqcLevel::Hqc5];
+
+    /// The ring degree n of `F2[X]/(X^n − 1)`.
+    pub fn n(self) -> u64 {
+        match self {
+            HqcLevel::Hqc1 => 17_669,
+            HqcLevel::Hqc3 => 35_851,
+            HqcLevel::Hqc5 => 57_637,
+        }
+    }
+    /// 1, 3 or 5.
+    pub fn digit(self) -> u8 {
+        match self {
+            HqcLevel::Hqc1 => 1,
+            HqcLevel::Hqc3 => 3,
+            HqcLevel::Hqc5 => 5,
+        }
+    }
+    /// "HQC-1", "HQC-3" or "HQC-5".
+    pub fn name(self) -> &'static str {
+        match self {
+            HqcLevel::Hqc1 => "HQC-1",
+            HqcLevel::Hqc3 => "HQC-3",
+            HqcLevel::Hqc5 => "HQC-5",
+        }
+    }
+}
+
+impl std::fmt::Display for HqcLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The HQC level whose ring degree is n.
+pub fn level_of_n(n: u64) -> Option<HqcLevel> {
+    HqcLevel::ALL.into_iter().find(|lv| lv.n() == n)
+}
+
+/// Why a configuration breaks a rule.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum RuleError {
+    /// The field degree is not supported.
+    #[error("m = {m} is not supported: the exporter and the firmware use m = {SUPPORTED_M} (the Cortex-M4 tower field)")]
+    UnsupportedM {
+        /// The given m.
+        m: u32,
+    },
+    /// l out of range.
+    #[error("l = {l} is out of range: 1 <= l <= {max} for m = {m} (N = m*2^l)")]
+    BadL {
+        /// The given l.
+        l: u32,
+        /// The field degree.
+        m: u32,
+        /// Largest l.
+        max: u32,
+    },
+    /// n out of range.
+    #[error("n = {n} is out of range: {reason}")]
+    BadN {
+        /// The given n.
+        n: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// c is not a multiple of 32.
+    #[error("c = {c} is not a multiple of 32 (IL and the residue product use 32-bit words)")]
+    CNotWordMultiple {
+        /// The given c.
+        c: u64,
+    },
+    /// c larger than N.
+    #[error("c = {c} is larger than the transform size N = {big_n}: a residue ring is at most N bits (docs/params-json.md, \"Rules\")")]
+    CTooLarge {
+        /// The given c.
+        c: u64,
+        /// N.
+        big_n: u64,
+    },
+    /// N + c < 2n − 1.
+    #[error("c = {c} is too small: N + c = {have} < 2n - 1 = {need} (N = {big_n}, n = {n}); the smallest admissible c is {min_c}")]
+    CTooSmall {
+        /// The given c.
+        c: u64,
+        /// N.
+        big_n: u64,
+        /// n.
+        n: u64,
+        /// N + c.
+        have: u64,
+        /// 2n − 1.
+        need: u64,
+        /// The smallest admissible c.
+        min_c: u64,
+    },
+}
+
+/// Check m.
+pub fn check_m(m: u32) -> Result<(), RuleError> {
+    if m == SUPPORTED_M {
+        Ok(())
+    } else {
+        Err(RuleError::UnsupportedM { m })
+    }
+}
+
+/// Check l and return `N = m·2^l` (m already checked).
+pub fn big_n(m: u32, l: u32) -> Result<u64, RuleError> {
+    check_m(m)?;
+    if l == 0 || l > MAX_L {
+        return Err(RuleError::BadL { l, m, max: MAX_L });
+    }
+    Ok(u64::from(m) << l)
+}
+
+/// Check n against N: `2 ≤ n ≤ N`.
+pub fn check_n(n: u64, big_n: u64) -> Result<(), RuleError> {
+    if n < 2 {
+        return Err(RuleError::BadN {
+            n,
+            reason: "HQC operands need n >= 2".into(),
+        });
+    }
+    if n > big_n {
+        return Err(RuleError::BadN {
+            n,
+            reason: format!("an n-bit operand does not fit the transform size N = {big_n}"),
+        });
+    }
+    Ok(())
+}
+
+/// The smallest admissible residue size for n-bit operands and a transform of N bits:
+/// `32·⌈max(0, 2n − 1 − N)/32⌉` (n ≤ N, so no overflow).
+pub fn min_c(n: u64, big_n: u64) -> u64 {
+    let need = n.saturating_mul(2).saturating_sub(1);
+    need.saturating_sub(big_n).div_ceil(32).saturating_mul(32)
+}
+
+/// The c rule (module docs): `c ≡ 0 (mod 32)`, `c ≤ N`, `N + c ≥ 2n − 1`. n must already
+/// satisfy [`check_n`].
+pub fn check_c(c: u64, n: u64, big_n: u64) -> Result<(), RuleError> {
+    if c % 32 != 0 {
+        return Err(RuleError::CNotWordMultiple { c });
+    }
+    if c > big_n {
+        return Err(RuleError::CTooLarge { c, big_n });
+    }
+    let need = n.saturating_mul(2).saturating_sub(1);
+    let have = big_n + c; // both ≤ 2^20
+    if have < need {
+        return Err(RuleError::CTooSmall {
+            c,
+            big_n,
+            n,
+            have,
+            need,
+            min_c: min_c(n, big_n),
+        });
+    }
+    Ok(())
+}
+
+/// All rules at once; returns N.
+pub fn check(m: u32, l: u32, n: u64, c: u64) -> Result<u64, RuleError> {
+    let big_n = big_n(m, l)?;
+    check_n(n, big_n)?;
+    check_c(c, n, big_n)?;
+    Ok(big_n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels() {
+        assert_eq!(level_of_n(17_669), Some(HqcLevel::Hqc1));
+        assert_eq!(level_of_n(57_637).map(HqcLevel::digit), Some(5));
+        assert_eq!(level_of_n(17_670), None);
+    }
+
+    #[test]
+    fn c_rule() {
+        let n1 = 32u64 << 10;
+        assert_eq!(min_c(17_669, n1), 2592);
+        assert!(check(32, 10, 17_669, 2592).is_ok());
+        assert!(matches!(
+            check(32, 10, 17_669, 2560),
+            Err(RuleError::CTooSmall { min_c: 2592, .. })
+        ));
+        assert!(check(32, 10, 17_669, 3072).is_ok());
+        assert!(matches!(
+            check(32, 10, 17_669, 3000),
+            Err(RuleError::CNotWordMultiple { .. })
+        ));
+        assert_eq!(min_c(57_637, 32 << 12), 0);
+        assert_eq!(min_c(35_851, 32 << 11), 6176);
+        assert!(matches!(
+            check(32, 10, 17_669, 18_446_744_073_709_551_584),
+            Err(RuleError::CTooLarge { .. })
+        ));
+        assert!(matches!(
+            check(32, 16, 17_669, 0),
+            Err(RuleError::BadL { .. })
+        ));
+        assert!(matches!(
+            check(32, 0, 17_669, 0),
+            Err(RuleError::BadL { .. })
+        ));
+        assert!(matches!(
+            check(16, 10, 17_669, 0),
+            Err(RuleError::UnsupportedM { .. })
+        ));
+        assert!(matches!(
+            check(32, 10, u64::MAX, 0),
+            Err(RuleError::BadN { .. })
+        ));
+        assert!(matches!(check(32, 10, 1, 0), Err(RuleError::BadN { .. })));
+    }
+}

@@ -1,0 +1,247 @@
+//! Shift chains and the β-dependent constants of one transform (m ∈ {8, 16, 32}, tower field):
+//! the chain `γ_0 = β, …, γ_l`, the Encode/Decode columns and the XOR programs of the γ_j,
+//! Encode and Decode matrices (`docs/fafft.md`, sections "Butterflies" and "Encode and Decode").
+//!
+//! The XOR programs come from [`crate::xorprog`] (Paar's greedy CSE): this is the one place that
+//! turns a transform's constant matrices into programs, so a different program generator (for
+//! example an SLP optimiser producing `algebra::slp::Slp`) replaces it here only.
+
+use crate::xorprog::{programs_for, rows_of, XorProgram};
+use algebra::bitmatrix::BitMatrix;
+
+/// Errors of chain and constant construction.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChainError {
+    /// The chain text is not `default`, `artifact` or `gamma:0xHEX`.
+    #[error("unknown chain `{text}`: expected `default`, `artifact` or `gamma:0xHEX` (γ_l in tower hex)")]
+    Parse { text: String },
+    /// The artifact chain is only defined for m = 32 and l ≤ 11.
+    #[error(
+        "the artifact chain (gamma_11 offset 0x76) needs m = 32 and l ≤ 11, got m = {m}, l = {l}"
+    )]
+    ArtifactRange { m: u32, l: u32 },
+    /// An explicit γ_l does not satisfy s_l(γ_l) = β.
+    #[error("gamma {gamma:#010x} is not a valid γ_{l}: s_{l}(γ) has Cantor coordinates {got:#x}, β has {want:#x}")]
+    NotPreimage {
+        gamma: u32,
+        l: u32,
+        got: u64,
+        want: u64,
+    },
+    /// The field element does not fit the field.
+    #[error("{value:#x} is not an element of F_2^{m}")]
+    OutOfField { value: u64, m: u32 },
+    /// Encode is singular (β not of degree m).
+    #[error("Encode matrix of β = {beta:#x} is singular (β must have degree m)")]
+    Singular { beta: u32 },
+}
+
+/// Offset of the artifact chain at level 11: `coords(γ_11) = (coords(β) << 11) XOR 0x76`, and
+/// `o_j = 0x76 >> (11 − j)` below (docs/params-json.md, "chain").
+pub const ARTIFACT_OFFSET_11: u64 = 0x76;
+
+/// Which shift chain `γ_0 = β, …, γ_l = a` a transform uses (`docs/fafft.md`, section "Butterflies").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chain {
+    /// `coords(γ_j) = coords(β) << j`.
+    Default,
+    /// The Cortex-M4 artifact's offsets: `coords(γ_j) = (coords(β) << j) XOR (0x76 >> (11 − j))`.
+    Artifact,
+    /// An explicit `γ_l` (tower hex); `γ_j = s_{l−j}(γ_l)`.
+    Gamma(u32),
+}
+
+impl Chain {
+    /// Parse `default`, `artifact` or `gamma:0xHEX`.
+    pub fn parse(text: &str) -> Result<Chain, ChainError> {
+        let t = text.trim();
+        match t {
+            "default" => Ok(Chain::Default),
+            "artifact" => Ok(Chain::Artifact),
+            _ => {
+                let hex = t
+                    .strip_prefix("gamma:")
+                    .ok_or_else(|| ChainError::Parse { text: t.into() })?;
+                let h = hex.trim_start_matches("0x").trim_start_matches("0X");
+                u32::from_str_radix(h, 16)
+                    .map(Chain::Gamma)
+                    .map_err(|_| ChainError::Parse { text: t.into() })
+            }
+        }
+    }
+    /// `default`, `artifact` or `gamma:0x…`.
+    pub fn name(&self) -> String {
+        match self {
+            Chain::Default => "default".into(),
+            Chain::Artifact => "artifact".into(),
+            Chain::Gamma(g) => format!("gamma:{g:#010x}"),
+        }
+    }
+    /// `γ_l`, the shift a, for β at level l in F_{2^m} (tower subfield, reference Cantor basis).
+    pub fn gamma_top(&self, m: u32, l: u32, beta: u32) -> Result<u32, ChainError> {
+        let cb = coords(beta);
+        let mask = field_mask(m);
+        let g = match *self {
+            Chain::Default => element(cb << l),
+            Chain::Artifact => {
+                if m != 32 || l > 11 {
+                    return Err(ChainError::ArtifactRange { m, l });
+                }
+                element((cb << l) ^ (ARTIFACT_OFFSET_11 >> (11 - l)))
+            }
+            Chain::Gamma(g) => {
+                if u64::from(g) > mask {
+                    return Err(ChainError::OutOfField { value: g.into(), m });
+                }
+                let got = coords(g) >> l;
+                if got != cb {
+                    return Err(ChainError::NotPreimage {
+                        gamma: g,
+                        l,
+                        got,
+                        want: cb,
+                    });
+                }
+                g
+            }
+        };
+        if u64::from(g) > mask {
+            return Err(ChainError::OutOfField { value: g.into(), m });
+        }
+        Ok(g)
+    }
+}
+
+fn basis32() -> &'static algebra::cantor::CantorBasis<algebra::field::Tower32> {
+    use std::sync::OnceLock;
+    static B: OnceLock<algebra::cantor::CantorBasis<algebra::field::Tower32>> = OnceLock::new();
+    B.get_or_init(algebra::cantor::CantorBasis::tower32)
+}
+
+/// Cantor coordinates of a tower element (reference basis; subfield elements keep their
+/// coordinates since `v_0 … v_{m−1}` of the subfield bases are those of the m = 32 basis).
+pub fn coords(z: u32) -> u64 {
+    basis32().coords(algebra::field::Tower32::from_bits(z.into()))
+}
+
+/// The tower element with Cantor coordinates c (bits ≥ 32 ignored).
+pub fn element(c: u64) -> u32 {
+    basis32().element(c).0
+}
+
+fn field_mask(m: u32) -> u64 {
+    if m >= 32 {
+        0xffff_ffff
+    } else {
+        (1u64 << m) - 1
+    }
+}
+
+use algebra::field::BinaryField as _;
+
+/// Tower product (any subfield).
+pub fn tmul(a: u32, b: u32) -> u32 {
+    algebra::field::tower::tower_mul_fast(a, b)
+}
+
+/// Matrix of multiplication by g in F_{2^m}: column q = `g·2^q`.
+pub fn mul_matrix(m: u32, g: u32) -> BitMatrix {
+    BitMatrix::from_cols((0..m).map(|q| u64::from(tmul(g, 1u32 << q))).collect())
+}
+
+/// The constant tables and XOR programs of one transform.
+#[derive(Clone, Debug)]
+pub struct TransformPrograms {
+    /// Field degree.
+    pub m: u32,
+    /// l.
+    pub l: u32,
+    /// β.
+    pub beta: u32,
+    /// γ_0 = β, …, γ_l = a.
+    pub gammas: Vec<u32>,
+    /// Programs of multiplication by γ_j, j = 1 … l (index j − 1).
+    pub gamma_programs: Vec<XorProgram>,
+    /// Naive XOR counts of the γ_j matrices.
+    pub gamma_naive: Vec<usize>,
+    /// Encode columns `r_j = X_j(β)`.
+    pub encode_cols: Vec<u32>,
+    /// Decode columns.
+    pub decode_cols: Vec<u32>,
+    /// Encode program (all m columns).
+    pub encode: XorProgram,
+    /// Encode program on the first m/2 columns (truncated Encode).
+    pub encode_trunc: XorProgram,
+    /// Decode program.
+    pub decode: XorProgram,
+}
+
+impl TransformPrograms {
+    /// Build for (m, l, β) with shift γ_l.
+    pub fn new(m: u32, l: u32, beta: u32, gamma_l: u32) -> Result<Self, ChainError> {
+        let t = m.trailing_zeros();
+        let gl = coords(gamma_l);
+        let gammas: Vec<u32> = (0..=l).map(|j| element(gl >> (l - j))).collect();
+        let cb = coords(beta);
+        let sk: Vec<u32> = (0..t).map(|k| element(cb >> k)).collect();
+        let encode_cols: Vec<u32> = (0..m as usize)
+            .map(|j| {
+                (0..t as usize)
+                    .filter(|&k| (j >> k) & 1 == 1)
+                    .fold(1u32, |acc, k| tmul(acc, sk[k]))
+            })
+            .collect();
+        let enc = BitMatrix::from_cols(encode_cols.iter().map(|&c| u64::from(c)).collect());
+        let dec = enc.inverse().map_err(|_| ChainError::Singular { beta })?;
+        let decode_cols: Vec<u32> = dec.cols().iter().map(|&c| c as u32).collect();
+        let n = m as usize;
+        let mut gamma_programs = Vec::new();
+        let mut gamma_naive = Vec::new();
+        for &g in &gammas[1..] {
+            let mm = mul_matrix(m, g);
+            let (p, naive) = programs_for(&mm);
+            gamma_programs.push(p);
+            gamma_naive.push(naive);
+        }
+        let enc_rows = rows_of(&enc, n, n);
+        let enc_trunc_rows = rows_of(&enc, n, n / 2);
+        Ok(TransformPrograms {
+            m,
+            l,
+            beta,
+            gammas,
+            gamma_programs,
+            gamma_naive,
+            encode: XorProgram::paar(&enc_rows, n),
+            encode_trunc: XorProgram::paar(&enc_trunc_rows, n / 2),
+            decode: XorProgram::paar(&rows_of(&dec, n, n), n),
+            encode_cols,
+            decode_cols,
+        })
+    }
+
+    /// Encode as a matrix.
+    pub fn encode_matrix(&self) -> BitMatrix {
+        BitMatrix::from_cols(self.encode_cols.iter().map(|&c| u64::from(c)).collect())
+    }
+    /// Decode as a matrix.
+    pub fn decode_matrix(&self) -> BitMatrix {
+        BitMatrix::from_cols(self.decode_cols.iter().map(|&c| u64::from(c)).collect())
+    }
+
+    /// XOR counts for the cost model.
+    pub fn consts(&self) -> crate::cost::TransformConsts {
+        crate::cost::TransformConsts {
+            m: self.m,
+            l: self.l,
+            gamma_xor: self
+                .gamma_programs
+                .iter()
+                .map(|p| p.xor_count() as u64)
+                .collect(),
+            encode_xor: self.encode.xor_count() as u64,
+            encode_trunc_xor: self.encode_trunc.xor_count() as u64,
+            decode_xor: self.decode.xor_count() as u64,
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! [`Loaded::verify`]: re-derive a loaded params.json from (m, l, β, chain, c, n) and compare
+//! every field and every exported file (docs/params-json.md, "Verification").
+//!
+//! Order: the rules (m, l, n, c), the chain, the derivation, then the fields in
+//! [`FIELD_ORDER`] (the first differing one is named, with a dotted path such as `P.hex`),
+//! then each exported file on disk against its SHA-256 in `files` (which equals the SHA-256
+//! of the regenerated file, since `files` was compared with the regenerated map).
+
+use crate::derive::{Config, Derived};
+use crate::error::ConfigError;
+use crate::export::render;
+use crate::hex::Digest;
+use crate::rules;
+use crate::spec::{Loaded, Params, Provenance, PARAMS_FILE};
+use crate::transform::Chain;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The order in which fields are compared (all fields except `schema_version`, `checksum`,
+/// `tool_version` and `command`, which were checked by `load` or are provenance).
+pub const FIELD_ORDER: [&str; 24] = [
+    "m",
+    "l",
+    "n",
+    "c",
+    "N",
+    "beta",
+    "basis_top",
+    "beta_coords",
+    "P",
+    "M",
+    "weight",
+    "residues",
+    "chain",
+    "gamma",
+    "r",
+    "encode_columns",
+    "decode_columns",
+    "IL",
+    "gamma_extra",
+    "gamma_extra_note",
+    "s0_gft_sha256",
+    "xor_counts",
+    "config_id",
+    "files",
+];
+
+/// A params.json whose every field and file equals the derivation from its inputs.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// The file.
+    pub path: PathBuf,
+    /// Its directory.
+    pub dir: PathBuf,
+    /// The typed file.
+    pub params: Params,
+    /// The derivation (plan, modulus, IL, programs, residue counts, ...).
+    pub derived: Derived,
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.len() > 80 {
+        format!(
+            "{}...",
+            &s[..s.char_indices().nth(77).map_or(s.len(), |(i, _)| i)]
+        )
+    } else {
+        s
+    }
+}
+
+/// The first difference between `a` (file) and `b` (derived) below `path`: (field, detail).
+fn first_diff(path: &str, a: &Value, b: &Value) -> Option<(String, String)> {
+    if a == b {
+        return None;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let sub = format!("{path}.{k}");
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => {
+                        if let Some(d) = first_diff(&sub, p, q) {
+                            return Some(d);
+                        }
+                    }
+                    (Some(p), None) => {
+                        return Some((
+                            sub,
+                            format!("file has {}, derived has no such entry", short(p)),
+                        ))
+                    }
+                    (None, Some(q)) => {
+                        return Some((sub, format!("missing in the file, derived {}", short(q))))
+                    }
+                    (None, None) => {}
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            let i = x
+                .iter()
+                .zip(y)
+                .position(|(p, q)| p != q)
+                .unwrap_or(x.len().min(y.len()));
+            let detail = match (x.get(i), y.get(i)) {
+                (Some(p), Some(q)) => format!("index {i}: file {}, derived {}", short(p), short(q)),
+                _ => format!("length: file {}, derived {}", x.len(), y.len()),
+            };
+            Some((path.to_string(), detail))
+        }
+        _ => Some((
+            path.to_string(),
+            format!("file {}, derived {}", short(a), short(b)),
+        )),
+    }
+}
+
+impl Loaded {
+    /// Re-derive everything and compare (module docs). The error names the path and the first
+    /// field that differs.
+    pub fn verify(&self) -> Result<Verified, ConfigError> {
+        let ps = self.path.display().to_string();
+        let p = &self.params;
+        let invalid = |field: &'static str, e: ConfigError| ConfigError::Invalid {
+            path: ps.clone(),
+            field,
+            source: Box::new(e),
+        };
+        rules::check_m(p.m).map_err(|e| invalid("m", e.into()))?;
+        let big_n = rules::big_n(p.m, p.l).map_err(|e| invalid("l", e.into()))?;
+        rules::check_n(p.n, big_n).map_err(|e| invalid("n", e.into()))?;
+        rules::check_c(p.c, p.n, big_n).map_err(|e| invalid("c", e.into()))?;
+        let chain = Chain::parse(&p.chain.kind).map_err(|e| invalid("chain.kind", e.into()))?;
+        let cfg = Config::new(p.m, p.l, p.beta.0, chain, p.c, p.n);
+        let derived = cfg.derive().map_err(|e| match e {
+            ConfigError::Chain(_) => invalid("chain.kind", e),
+            ConfigError::NotCoprime { .. } => invalid("c", e),
+            _ => invalid("beta", e),
+        })?;
+        let prov = Provenance {
+            command: p.command.clone(),
+            tool_version: p.tool_version.clone(),
+        };
+        let rendered = render(&derived, &prov);
+        let (file_v, want_v) = (p.to_value(), rendered.params.to_value());
+        for key in FIELD_ORDER {
+            let (a, b) = (
+                file_v.get(key).unwrap_or(&Value::Null),
+                want_v.get(key).unwrap_or(&Value::Null),
+            );
+            if let Some((field, detail)) = first_diff(key, a, b) {
+                return Err(ConfigError::Mismatch {
+                    path: ps,
+                    field,
+                    detail,
+                });
+            }
+        }
+        for (name, _) in rendered.files.iter().filter(|(n, _)| n != PARAMS_FILE) {
+            let f = self.dir.join(name);
+            let bytes = std::fs::read(&f).map_err(|_| ConfigError::FileMissing {
+                path: ps.clone(),
+                file: name.clone(),
+            })?;
+            let actual = Digest::of(&bytes);
+            let stated = p.files.get(name).cloned();
+            if stated.as_ref() != Some(&actual) {
+                return Err(ConfigError::FileChanged {
+                    path: ps,
+                    file: name.clone(),
+                    stated: stated.map(|d| d.to_string()).unwrap_or_default(),
+                    actual: actual.to_string(),
+                });
+            }
+        }
+        Ok(Verified {
+            path: self.path.clone(),
+            dir: self.dir.clone(),
+            params: p.clone(),
+            derived,
+        })
+    }
+}
