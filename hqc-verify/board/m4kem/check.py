@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Compare the m4kem board output with the official HQC KAT files (Python 3 stdlib only).
+"""Compare the m4kem board output with the committed KAT pins (Python 3 stdlib only).
 
     check.py [--kat-dir DIR] [--level L] [--flavour F] [--count K] BOARD_OUTPUT
 
 BOARD_OUTPUT holds the firmware's lines
     count=<i> level=<L> flavour=<F> digest=<hex> ok=<0|1>
-(other lines are ignored). For each of them the digest SHA3-256(pk || sk || ct || ss) is
-recomputed from the entry with the same count in <kat-dir>/<flavour folder>/hqc-<L>.rsp
-(fields taken by name, `key = value`). With --level/--flavour every line must have that
+(other lines are ignored). Each digest SHA3-256(pk || sk || ct || ss) must equal the one
+pinned for that entry in hqc-verify/kat/entries/<flavour>-hqc-<L>.txt (last column; found
+relative to this script, see docs/kat.md). With --level/--flavour every line must have that
 level/flavour; with --count the lines must be exactly the entries 0 .. K-1 (or the first
 entry given by the board, then K consecutive ones).
 
-The KAT folder: --kat-dir, else $HQC_KAT_DIR, else the first `shared/kat` found in an
-ancestor of the current directory or of this script.
+The official files are optional: with --kat-dir DIR (or $HQC_KAT_DIR set explicitly) the
+digest is also recomputed from the entry with the same count in
+DIR/<flavour folder>/hqc-<L>.rsp (fields taken by name, `key = value`). No folder is
+searched for.
 
 Exit status 0 only if every entry matches and has ok=1; otherwise the first differing entry
 is named and the status is 1 (2 for usage or file errors).
@@ -36,7 +38,11 @@ def fail(msg, code=2):
     sys.exit(code)
 
 
+PINS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kat", "entries")
+
+
 def locate_kat_dir(explicit):
+    """The official KAT folder named by --kat-dir or $HQC_KAT_DIR, else None."""
     if explicit:
         if not os.path.isdir(explicit):
             fail(f"KAT folder {explicit} (from --kat-dir) does not exist")
@@ -46,17 +52,26 @@ def locate_kat_dir(explicit):
         if not os.path.isdir(env):
             fail(f"KAT folder {env} (from HQC_KAT_DIR) does not exist")
         return env
-    for base in (os.getcwd(), os.path.dirname(os.path.abspath(__file__))):
-        d = base
-        while True:
-            cand = os.path.join(d, "shared", "kat")
-            if os.path.isfile(os.path.join(cand, "SHA256SUMS")) or os.path.isdir(os.path.join(cand, "v5.0.0")):
-                return cand
-            parent = os.path.dirname(d)
-            if parent == d:
-                break
-            d = parent
-    fail("no KAT folder found (use --kat-dir or HQC_KAT_DIR)")
+    return None
+
+
+def read_pins(flavour, level):
+    """The pinned board digests {count: hex} of one flavour and level."""
+    path = os.path.normpath(os.path.join(PINS, f"{flavour}-hqc-{level}.txt"))
+    pins = {}
+    try:
+        with open(path, encoding="ascii") as f:
+            for lineno, raw in enumerate(f, 1):
+                line = raw.strip()
+                if not line or line.startswith("#"):
+                    continue
+                cols = line.split()
+                if len(cols) != 7 or not cols[0].isdigit() or not re.fullmatch(r"[0-9a-f]{64}", cols[6]):
+                    fail(f"{path}:{lineno}: expected `count seed pk sk ct ss board`")
+                pins[int(cols[0])] = cols[6]
+    except OSError as e:
+        fail(f"{path}: {e}")
+    return path, pins
 
 
 def parse_rsp(path, wanted):
@@ -155,33 +170,43 @@ def main():
                   + (f"; unexpected count = {extra[0]}" if extra else ""))
             return 1
 
+    pin_path, pins = read_pins(flavour, level)
     kat = locate_kat_dir(a.kat_dir)
-    path = os.path.join(kat, FOLDERS[flavour], f"hqc-{level}.rsp")
-    if not os.path.isfile(path):
-        fail(f"{path} does not exist")
-    header, entries = parse_rsp(path, set(counts))
-    if header != f"HQC-{level}":
-        fail(f"{path}: header {header!r}, expected 'HQC-{level}'")
+    entries = None
+    if kat is not None:
+        path = os.path.join(kat, FOLDERS[flavour], f"hqc-{level}.rsp")
+        if not os.path.isfile(path):
+            fail(f"{path} does not exist")
+        header, entries = parse_rsp(path, set(counts))
+        if header != f"HQC-{level}":
+            fail(f"{path}: header {header!r}, expected 'HQC-{level}'")
+        print(f"checked against the committed pins and {path}")
+    else:
+        print("checked against committed per-entry pins; pass --kat-dir for whole-file comparison")
 
     passed = 0
     first_bad = None
     for c, lv, fl, dg, ok in lines:
-        e = entries.get(c)
         reason = None
-        if e is None:
-            reason = f"the official file has no entry count = {c}"
-        elif any(k not in e for k in ("pk", "sk", "ct", "ss")):
-            reason = "the official entry lacks one of pk, sk, ct, ss"
-        else:
-            pk, sk, ct = SIZES[level]
-            if (len(e["pk"]), len(e["sk"]), len(e["ct"]), len(e["ss"])) != (pk, sk, ct, 32):
-                reason = "the official entry has unexpected field sizes"
+        want = pins.get(c)
+        if want is None:
+            reason = f"no pinned entry count = {c} in {pin_path}"
+        elif want != dg:
+            reason = f"digest {dg} differs from the pinned {want}"
+        if reason is None and entries is not None:
+            e = entries.get(c)
+            if e is None:
+                reason = f"the official file has no entry count = {c}"
+            elif any(k not in e for k in ("pk", "sk", "ct", "ss")):
+                reason = "the official entry lacks one of pk, sk, ct, ss"
             else:
-                want = entry_digest(e)
-                if want != dg:
-                    reason = f"digest {dg} differs from the official {want}"
-                elif not ok:
-                    reason = "digest matches but Decaps did not reproduce ss on the board (ok=0)"
+                pk, sk, ct = SIZES[level]
+                if (len(e["pk"]), len(e["sk"]), len(e["ct"]), len(e["ss"])) != (pk, sk, ct, 32):
+                    reason = "the official entry has unexpected field sizes"
+                elif entry_digest(e) != dg:
+                    reason = f"digest {dg} differs from the official {entry_digest(e)}"
+        if reason is None and not ok:
+            reason = "digest matches but Decaps did not reproduce ss on the board (ok=0)"
         if reason is None:
             passed += 1
         elif first_bad is None:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate KAT entries 0 .. COUNT-1 of HQC-LEVEL / FLAVOUR on the emulated Cortex-M4 (QEMU
-# mps2-an386) and compare their digests with the official .rsp file.
+# mps2-an386) and compare their digests with the committed per-entry pins
+# (hqc-verify/kat/entries/, see docs/kat.md).
 #
 #   run.sh LEVEL FLAVOUR COUNT        # LEVEL 1|3|5, FLAVOUR v5.0.0|2026-02, COUNT 1..100
 #
@@ -11,9 +12,10 @@
 #   NO_BUILD=1             use the existing ELF (ELF=path to name it)
 #   BENCH=0|1              bench_start/bench_stop around entry 0's operations (default 1)
 #   QEMU_TIMEOUT=seconds   (default 3600)
-#   HQC_KAT_DIR            KAT folder (default: the shared/kat found above the repository)
+#   HQC_KAT_DIR            optional folder of the official KAT files: the digests are then
+#                          also compared with the .rsp files (no folder is searched for)
 # Board output is kept in <repo>/build/m4kem/run-<mul>-hqc<L>-<flavour>-<K>.out.
-# Exit status 0 only if QEMU exited 0 and every entry matched the official file.
+# Exit status 0 only if QEMU exited 0 and every entry matched its pin.
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
