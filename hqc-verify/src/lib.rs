@@ -32,6 +32,8 @@ pub mod board;
 #[cfg(feature = "std")]
 pub mod fafft_mul;
 #[cfg(feature = "std")]
+pub mod m4cycles;
+#[cfg(feature = "std")]
 pub mod multiplier;
 
 #[cfg(feature = "std")]
