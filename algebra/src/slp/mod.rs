@@ -11,6 +11,21 @@
 //! `outputs[i]`: `Some(s)` is signal s (an input itself when the row has weight 1), `None` is
 //! the zero word (an all-zero row). The XOR count is `ops.len()`.
 
+//!
+//! ## Optimisers
+//!
+//! [`optimise`] runs Paar's greedy method ([`paar`]), the Boyar-Peralta distance heuristic
+//! ([`bp`]) and seeded randomised restarts of both, and returns the shortest program after
+//! checking it on all unit vectors ([`driver`] states the budget and the determinism rule).
+
+pub mod bp;
+pub mod builder;
+pub mod driver;
+pub mod paar;
+pub mod rng;
+
+pub use driver::{optimise, Method, SlpOptions, SlpResult, DEFAULT_RESTARTS, MAX_COLS};
+
 /// A straight-line XOR program (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Slp {
@@ -50,6 +65,24 @@ pub enum SlpError {
         output: usize,
         /// First differing column.
         col: usize,
+    },
+    /// The matrix has more columns than the optimisers handle (rows are 64-bit masks).
+    #[error("the matrix has {cols} columns; at most {max} are supported")]
+    TooManyColumns {
+        /// Columns given.
+        cols: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A row has a bit set at or beyond the column count.
+    #[error("row {row} has an entry in column {col}, beyond the {cols} columns")]
+    RowTooWide {
+        /// Row index.
+        row: usize,
+        /// The offending column.
+        col: usize,
+        /// Declared columns.
+        cols: usize,
     },
     /// Output count differs from the matrix's row count.
     #[error("the program has {got} outputs, the matrix {want} rows")]
@@ -155,6 +188,21 @@ impl Slp {
         }
         Ok(())
     }
+}
+
+impl Slp {
+    /// [`Slp::verify`] for rows given as bit masks (bit q of `rows[i]` = entry (i, q)), the
+    /// form the optimisers use; `n_in ≤ 64`.
+    pub fn verify_masks(&self, rows: &[u64]) -> Result<(), SlpError> {
+        self.verify(&masks_to_rows(rows, self.n_in))
+    }
+}
+
+/// Rows as bit masks → rows as booleans (`cols` entries each).
+pub fn masks_to_rows(rows: &[u64], cols: usize) -> Vec<Vec<bool>> {
+    rows.iter()
+        .map(|&r| (0..cols).map(|q| q < 64 && (r >> q) & 1 == 1).collect())
+        .collect()
 }
 
 #[cfg(test)]

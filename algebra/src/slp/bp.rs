@@ -1,0 +1,349 @@
+//! The Boyar-Peralta distance heuristic (J. Boyar, R. Peralta, "A new combinational logic
+//! minimization technique with applications to cryptology", SEA 2010; J. Boyar, P. Matthews,
+//! R. Peralta, "Logic minimization techniques with applications to cryptology", J. Cryptology
+//! 2013), with the randomised tie-breaking of Tan and Peyrin ("Improved heuristics for short
+//! linear programs", TCHES 2020(1)).
+//!
+//! The base S starts as the inputs. The distance of a target t is the smallest number of
+//! elements of S whose XOR is t (minus one: the XORs still needed). Each step adds one new base
+//! element `a ^ b` (a, b ∈ S): a target at distance 1 is taken at once; otherwise the candidate
+//! that minimises the sum of the new distances, ties by the largest Euclidean norm of the new
+//! distance vector (it favours finishing some targets early), then by the smallest value
+//! (deterministic) or uniformly at random (restarts). Unlike Paar's method the new element may
+//! cancel inputs, e.g. an output computed from another output.
+//!
+//! ## Bounded distances
+//!
+//! The exact distance is a minimum-weight coset problem; for the dense 32×32 matrices of the
+//! FAFFT (rows of weight ~16) the exhaustive search of the original algorithm is out of reach.
+//! Here S = inputs ∪ N (the computed signals), and a decomposition of t uses a set U ⊆ N of at
+//! most [`MAX_U`] computed signals plus the inputs of the residual `t ^ XOR(U)`:
+//! `d(t) = min_{U ⊆ N, |U| ≤ 2} |U| + wt(t ^ XOR(U))` elements. This is exact for the inputs-only
+//! base and at distance ≤ 2, an upper bound otherwise, and is updated incrementally: adding s
+//! gives `d'(t) = min(d(t), 1 + wt(t ^ s), 2 + min_{n ∈ N} wt(t ^ s ^ n))`, which is O(|N|) per
+//! target with the stored residuals `t ^ n`. Candidates are the pairs of elements of the
+//! minimal decompositions of the unfinished targets (every one of them lowers that target's
+//! distance), so the candidate set stays small.
+
+use super::builder::{targets, Builder};
+use super::rng::SplitMix64;
+use super::Slp;
+use std::collections::HashMap;
+
+/// Largest number of computed signals in a decomposition (see the module docs).
+pub const MAX_U: usize = 2;
+
+/// Options of one run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BpTuning {
+    /// Break ties by the Euclidean norm (the BP rule); without it, ties go straight to the
+    /// value/random rule.
+    pub no_norm: bool,
+    /// Also consider every pair of base elements that brings some target within `1 + wt`.
+    pub wide: bool,
+}
+
+struct Target {
+    value: u64,
+    /// Distance in elements (XORs still needed + 1); 1 = computed. Always `wit.len()`.
+    dist: u32,
+    /// A decomposition of `value` into `dist` base elements (signal indices).
+    wit: Vec<usize>,
+    /// `value ^ n` for every computed signal n (same order as `State::nvals`).
+    resid: Vec<u64>,
+}
+
+/// How a new element s changes a target's decomposition (see [`dist_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    /// No gain.
+    Keep,
+    /// s is the target.
+    Done,
+    /// Two witness elements i < j (positions in `wit`) XOR to s.
+    Pair(usize, usize),
+    /// s plus the inputs of `value ^ s`.
+    Alone,
+    /// s, computed signal number j (position in `State::nvals`), and the inputs of the rest.
+    With(usize),
+    /// s and two or three base elements (signal indices; `usize::MAX` = none).
+    Three(usize, usize, usize),
+}
+
+struct State {
+    b: Builder,
+    /// Values and signal indices of the computed (non-input) signals.
+    nvals: Vec<u64>,
+    nidx: Vec<usize>,
+    ts: Vec<Target>,
+    pairs: PairSums,
+}
+
+/// New distance of `t` if `s` joins the base, and how.
+fn dist_with(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Via) {
+    let vals = &b.vals;
+    if t.value == s {
+        return (1, Via::Done);
+    }
+    let mut best = (t.dist, Via::Keep);
+    // Replace two witness elements by s (Paar's move, generalised to any witness).
+    'pair: for (i, &x) in t.wit.iter().enumerate() {
+        let want = vals[x] ^ s;
+        for (j, &y) in t.wit.iter().enumerate().skip(i + 1) {
+            if vals[y] == want {
+                best = (t.dist - 1, Via::Pair(i, j));
+                break 'pair;
+            }
+        }
+    }
+    let d1 = 1 + (t.value ^ s).count_ones();
+    if d1 < best.0 {
+        best = (d1, Via::Alone);
+    }
+    if best.0 <= 2 {
+        return best;
+    }
+    // 2 + wt(t ^ s ^ n) < best  ⇔  wt(...) < best − 2
+    let lim = best.0 - 2;
+    let mut low = u32::MAX;
+    let mut at = 0;
+    for (j, &r) in t.resid.iter().enumerate() {
+        let w = (r ^ s).count_ones();
+        if w < low {
+            low = w;
+            at = j;
+        }
+    }
+    if low < lim {
+        best = (2 + low, Via::With(at));
+    }
+    // Exact at distance 3 and 4 (in XORs): is t ^ s the sum of at most d − 2 base elements?
+    if best.0 == t.dist && (t.dist == 4 || t.dist == 5) {
+        let r = t.value ^ s;
+        if let Some(&(x, y)) = pairs.get(&r) {
+            return (3, Via::Three(x, y, usize::MAX));
+        }
+        if t.dist == 5 {
+            for (z, &v) in vals.iter().enumerate() {
+                if let Some(&(x, y)) = pairs.get(&(r ^ v)) {
+                    if x != z && y != z {
+                        return (4, Via::Three(x, y, z));
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Sums of two distinct base elements → one such pair (signal indices).
+type PairSums = HashMap<u64, (usize, usize)>;
+
+impl State {
+    fn new(rows: &[u64], n_in: usize) -> Self {
+        let ts = targets(rows)
+            .into_iter()
+            .map(|v| Target {
+                value: v,
+                dist: v.count_ones(),
+                wit: (0..n_in).filter(|&q| (v >> q) & 1 == 1).collect(),
+                resid: Vec::new(),
+            })
+            .collect();
+        let mut pairs = PairSums::new();
+        for x in 0..n_in {
+            for y in x + 1..n_in {
+                pairs.insert((1u64 << x) ^ (1u64 << y), (x, y));
+            }
+        }
+        State {
+            b: Builder::new(n_in),
+            nvals: Vec::new(),
+            nidx: Vec::new(),
+            ts,
+            pairs,
+        }
+    }
+
+    fn add(&mut self, x: usize, y: usize) {
+        let before = self.b.xors();
+        let k = self.b.xor(x, y);
+        if self.b.xors() == before {
+            return;
+        }
+        let s = self.b.vals[k];
+        let n_in = self.b.vals.len() - 1 - self.nvals.len();
+        for t in self.ts.iter_mut().filter(|t| t.dist > 1) {
+            let (d, via) = dist_with(t, s, &self.b, &self.pairs);
+            let units = |r: u64| (0..n_in).filter(move |&q| (r >> q) & 1 == 1);
+            match via {
+                Via::Keep => {}
+                Via::Done => t.wit = vec![k],
+                Via::Pair(i, j) => {
+                    t.wit.remove(j);
+                    t.wit[i] = k;
+                }
+                Via::Alone => t.wit = std::iter::once(k).chain(units(t.value ^ s)).collect(),
+                Via::With(j) => {
+                    t.wit = [k, self.nidx[j]]
+                        .into_iter()
+                        .chain(units(t.value ^ s ^ self.nvals[j]))
+                        .collect()
+                }
+                Via::Three(x, y, z) => {
+                    t.wit = [k, x, y, z].into_iter().filter(|&v| v != usize::MAX).collect()
+                }
+            }
+            t.dist = d;
+            debug_assert_eq!(t.wit.len() as u32, d);
+            t.resid.push(t.value ^ s);
+        }
+        for x in 0..k {
+            self.pairs.entry(self.b.vals[x] ^ s).or_insert((x, k));
+        }
+        self.nvals.push(s);
+        self.nidx.push(k);
+    }
+
+    /// A target one XOR away: (x, y) with x ^ y = t.
+    fn one_away(&self) -> Option<(usize, usize)> {
+        for t in self.ts.iter().filter(|t| t.dist == 2) {
+            for (x, &v) in self.b.vals.iter().enumerate() {
+                if let Some(y) = self.b.find(t.value ^ v) {
+                    return Some((x.min(y), x.max(y)));
+                }
+            }
+        }
+        None
+    }
+
+    /// Pairs of elements of the minimal decompositions of the unfinished targets, as
+    /// (value, x, y), sorted by value, one per value (smallest signal pair).
+    fn candidates(&self, wide: bool) -> Vec<(u64, usize, usize)> {
+        let mut out = Vec::new();
+        if wide {
+            let open: Vec<(u64, u32)> = self
+                .ts
+                .iter()
+                .filter(|t| t.dist > 2)
+                .map(|t| (t.value, t.dist))
+                .collect();
+            let v = &self.b.vals;
+            for x in 0..v.len() {
+                for y in x + 1..v.len() {
+                    let s = v[x] ^ v[y];
+                    if open.iter().any(|&(t, d)| 1 + (t ^ s).count_ones() < d)
+                        && self.b.find(s).is_none()
+                    {
+                        out.push((s, x, y));
+                    }
+                }
+            }
+        }
+        let n_in = self.b.vals.len() - self.nvals.len();
+        let units = |r: u64, el: &mut Vec<usize>| {
+            el.extend((0..n_in).filter(|&q| (r >> q) & 1 == 1));
+        };
+        let mut el = Vec::new();
+        let push_pairs = |el: &[usize], out: &mut Vec<(u64, usize, usize)>| {
+            for (i, &x) in el.iter().enumerate() {
+                for &y in &el[i + 1..] {
+                    let v = self.b.vals[x] ^ self.b.vals[y];
+                    if self.b.find(v).is_none() {
+                        out.push((v, x.min(y), x.max(y)));
+                    }
+                }
+            }
+        };
+        for t in self.ts.iter().filter(|t| t.dist == 3) {
+            for &a in &self.b.vals {
+                let v = t.value ^ a;
+                if let Some(&(x, y)) = self.pairs.get(&v) {
+                    if self.b.find(v).is_none() {
+                        out.push((v, x, y));
+                    }
+                }
+            }
+        }
+        for t in self.ts.iter().filter(|t| t.dist > 1) {
+            let d = t.dist;
+            push_pairs(&t.wit, &mut out);
+            if t.value.count_ones() == d {
+                el.clear();
+                units(t.value, &mut el);
+                push_pairs(&el, &mut out);
+            }
+            for (j, &r) in t.resid.iter().enumerate() {
+                if 1 + r.count_ones() == d {
+                    el.clear();
+                    el.push(self.nidx[j]);
+                    units(r, &mut el);
+                    push_pairs(&el, &mut out);
+                }
+                if MAX_U >= 2 {
+                    for k in j + 1..self.nvals.len() {
+                        let r2 = r ^ self.nvals[k];
+                        if 2 + r2.count_ones() == d {
+                            el.clear();
+                            el.push(self.nidx[j]);
+                            el.push(self.nidx[k]);
+                            units(r2, &mut el);
+                            push_pairs(&el, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup_by_key(|c| c.0);
+        out
+    }
+}
+
+/// The BP program for `rows`; `rng` randomises the ties (Tan-Peyrin's RNBP).
+pub fn bp(rows: &[u64], n_in: usize, tune: BpTuning, mut rng: Option<&mut SplitMix64>) -> Slp {
+    let mut st = State::new(rows, n_in);
+    while st.ts.iter().any(|t| t.dist > 1) {
+        if let Some((x, y)) = st.one_away() {
+            st.add(x, y);
+            continue;
+        }
+        let cands = st.candidates(tune.wide);
+        let mut best: Option<(u64, u64)> = None; // (sum, norm²) of XOR distances
+        let mut pick = None;
+        let mut ties = 0usize;
+        for &(s, x, y) in &cands {
+            let mut sum = 0u64;
+            let mut sq = 0u64;
+            for t in st.ts.iter().filter(|t| t.dist > 1) {
+                let d = u64::from(dist_with(t, s, &st.b, &st.pairs).0 - 1);
+                sum += d;
+                sq += d * d;
+            }
+            let key = (sum, if tune.no_norm { 0 } else { sq });
+            let better = match best {
+                None => true,
+                Some((bs, bq)) => key.0 < bs || (key.0 == bs && key.1 > bq),
+            };
+            if better {
+                best = Some(key);
+                pick = Some((x, y));
+                ties = 1;
+            } else if best == Some(key) {
+                ties += 1;
+                if let Some(r) = rng.as_deref_mut() {
+                    if r.below(ties) == 0 {
+                        pick = Some((x, y));
+                    }
+                }
+            }
+        }
+        match pick {
+            Some((x, y)) => st.add(x, y),
+            // Unreachable in theory (a target at distance ≥ 2 always yields a candidate);
+            // finish() completes any target left anyway.
+            None => break,
+        }
+    }
+    st.b.finish(rows)
+}
