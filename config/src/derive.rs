@@ -1,6 +1,6 @@
 //! Everything of a configuration derived from its six inputs (m, l, β, chain, c, n)
-//! (docs/params-json.md, "Derivation"; `docs/fafft.md`, sections "The modulus theorem" and
-//! "The CRT and its costs"). `search export` writes what [`Config::derive`] computes, and
+//! (docs/params-json.md, "Derivation"; `docs/fafft.md` §8.1 and
+//! §9). `search export` writes what [`Config::derive`] computes, and
 //! [`crate::spec::Loaded::verify`] computes it again to compare, so both share this code.
 
 use crate::error::ConfigError;

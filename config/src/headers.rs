@@ -1,5 +1,5 @@
-//! The exported C headers (docs/params-json.md, "Files"; `docs/fafft.md`, section "Firmware
-//! table layouts"). [`files`] renders them from a [`Derived`] configuration; `search export`
+//! The exported C headers (docs/params-json.md, "Files"; `docs/firmware-layout.md`
+//! §2–§9). [`files`] renders them from a [`Derived`] configuration; `search export`
 //! writes them and [`crate::spec::Loaded::verify`] renders them again to compare.
 //!
 //! | file | contents |

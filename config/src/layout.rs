@@ -1,5 +1,5 @@
-//! Word layouts of the exported tables (docs/params-json.md, "Files"; `docs/fafft.md`, section
-//! "Firmware table layouts"): the radix-16 `swap32` layout of IL, 32-bit words of a
+//! Word layouts of the exported tables (docs/params-json.md, "Files";
+//! `docs/firmware-layout.md` §1, §5, §8): the radix-16 `swap32` layout of IL, 32-bit words of a
 //! polynomial, the β-independent butterfly table `s0_gft`, and SHA-256 of word arrays.
 
 use algebra::gf2x::Poly;

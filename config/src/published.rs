@@ -1,5 +1,5 @@
 //! Published and notable shifts β and configurations, with their sources, in ONE place
-//! (`docs/fafft.md`, section "The modulus theorem"; docs/params-json.md for the exported
+//! (`docs/fafft.md` §8.1, `docs/test-vectors.md` §5; docs/params-json.md for the exported
 //! configurations). Every reader (`search crt`, `search plot`, the notebooks' tables through
 //! the exported files, `hqc-verify`) takes them from here.
 

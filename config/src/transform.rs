@@ -1,6 +1,6 @@
 //! Shift chains and the β-dependent constants of one transform (m ∈ {8, 16, 32}, tower field):
 //! the chain `γ_0 = β, …, γ_l`, the Encode/Decode columns and the XOR programs of the γ_j,
-//! Encode and Decode matrices (`docs/fafft.md`, sections "Butterflies" and "Encode and Decode").
+//! Encode and Decode matrices (`docs/fafft.md` §6.3, §7.3).
 //!
 //! The XOR programs come from [`crate::xorprog`] (Paar's greedy CSE): this is the one place that
 //! turns a transform's constant matrices into programs, so a different program generator (for
@@ -40,7 +40,7 @@ pub enum ChainError {
 /// `o_j = 0x76 >> (11 − j)` below (docs/params-json.md, "chain").
 pub const ARTIFACT_OFFSET_11: u64 = 0x76;
 
-/// Which shift chain `γ_0 = β, …, γ_l = a` a transform uses (`docs/fafft.md`, section "Butterflies").
+/// Which shift chain `γ_0 = β, …, γ_l = a` a transform uses (`docs/fafft.md` §7.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Chain {
     /// `coords(γ_j) = coords(β) << j`.

@@ -1,5 +1,5 @@
-//! Straight-line XOR programs for constant F2-linear maps (`docs/fafft.md`, sections
-//! "Butterflies" and "Encode and Decode").
+//! Straight-line XOR programs for constant F2-linear maps (`docs/fafft.md`
+//! §6.3, §7.3, §10.1).
 //!
 //! In the bitsliced Cortex-M4 firmware a multiplication by a field constant, Encode and Decode
 //! are bit matrices applied to 32 words at once: word q holds bit q of 32 field elements, and

@@ -1,6 +1,6 @@
 //! The `fafft-crt` multiplier: HQC's ring product by one FAFFT over F_{2^32} (the Cortex-M4
 //! field) plus, where the transform is shorter than the product, the CRT with `x^c`
-//! (`docs/fafft.md`, section "The CRT and its costs"), built from a parameter file written by
+//! (`docs/fafft.md` §9), built from a parameter file written by
 //! `search export`.
 //!
 //! The file is read by the one reader of the `fafft-config` crate,

@@ -1,6 +1,6 @@
 //! The cost of ONE configuration: a FAFFT of size `N = m·2^l` for n-bit operands, optionally
-//! with a residue ring `x^c` and the CRT reconstruction (`docs/fafft.md`, section "The CRT and
-//! its costs"). This is the single assembly used by `search crt` (single and residue plans),
+//! with a residue ring `x^c` and the CRT reconstruction (`docs/fafft.md` §9.4,
+//! §10). This is the single assembly used by `search crt` (single and residue plans),
 //! `search plot` and `hqc-verify board`; the two-moduli plans of `search crt` add their own
 //! second transform on top of the same component functions.
 

@@ -1,6 +1,6 @@
 //! The cost model for FAFFT(+CRT) multipliers on a Cortex-M4 (bitsliced, 32-bit words)
-//! (`docs/fafft.md`, section "The CRT and its costs"; the `§` numbers below are the sections of
-//! that document's numbered outline).
+//! (`docs/fafft.md` §10; the `§` numbers below are sections of `docs/fafft.md` unless another
+//! file is named).
 //!
 //! Submodules: [`transform`] (BasisCvt, Encode/Decode, butterflies, pointwise products),
 //! [`residue`] (residue products, sparse products, reconstruction), [`table2`] (the published
@@ -24,7 +24,7 @@
 //!
 //! A transformed element group is bitsliced: m words hold 32 field elements (word k = bit k).
 //!
-//! **BasisCvt / iBasisCvt** on `2^L` bits, `L = l + t` (`docs/fafft.md`, section "BasisCvt"; word form of
+//! **BasisCvt / iBasisCvt** on `2^L` bits, `L = l + t` (`docs/fafft.md` §5.2; word form of
 //! `algebra::lch`): level k divides each block of `2^{k+1}` bits by `s_k`, whose lower exponents
 //! are `d = 2^j`, `j ⊂ k`, `j ≠ k` (`2^{popcount k} − 1` of them). Each `d` moves half of all
 //! bits once:
@@ -63,7 +63,7 @@
 //! `X(32) =` [`tower_mul_xors`]`(32)`; 2m loads and m stores.
 //!
 //! **Radix-16 base product** ([`CLMUL32`]): a 32×32 carry-less product from integer multiplies,
-//! operands in the `swap32` layout of §10.2 (each byte spread over one nibble position): 8 ANDs
+//! operands in the `swap32` layout of `docs/firmware-layout.md` §5 (each byte spread over one nibble position): 8 ANDs
 //! split both operands into 4 parts, 16 UMULLs form the part products (each nibble count ≤ 8,
 //! so no carry leaves a nibble), each 64-bit part product is masked to its parity positions
 //! (2 ANDs) and XORed into the result (2 XORs): 16 mul32, 40 AND, 32 XOR.
@@ -82,7 +82,7 @@
 //! [r ≠ 0])` (2 loads + 1 store each) and `shift merges = (#occupied r ≠ 0)·(c/32 + 1)` (2 shift
 //! ops, 1 load, 1 store each) — exactly `algebra::crt::Crt::reconstruction_count`.
 //!
-//! **Two FAFFT moduli** (§15.4): `fg = c1 + M1·u`, `u = (c2 − c1)·M1^{−1} mod M2` computed in the
+//! **Two FAFFT moduli** (§9.8): `fg = c1 + M1·u`, `u = (c2 − c1)·M1^{−1} mod M2` computed in the
 //! transform domain of size N2 with a precomputed transform of `M1^{−1} mod M2`: one extra
 //! forward (of `c1 mod M2`) and one extra pointwise product at N2, `vxor(N2/32)`, then the sparse
 //! `M1·u` (u has N2 bits) as above. Operands longer than N2 and `c1` are first reduced mod M2
