@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite. Installs what it needs on a fresh machine (idempotent): the Cortex-M4
 # cross toolchain and QEMU (apt), Debian's rustc-web for the no_std board build, a Python venv for
-# the notebooks. Then runs every test of the workspace, the board KEM host check and the notebooks.
+# the notebooks. Then runs every test of the workspace, the board KEM host check, the copy check
+# (host KATs and one board run from a copy of the repository in a temporary folder, with no folder
+# outside it and HQC_KAT_DIR unset: scripts/copy-check.sh) and the notebooks. No official KAT file
+# is needed (docs/kat.md).
 # Used by CI (.ci/run) and by newcomers: ./scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +28,11 @@ step "cargo test --workspace"
 mkdir -p build
 cargo test --workspace --no-fail-fast
 
-step "board KEM entry points against the official KAT files (host)"
+step "board KEM entry points against the committed KAT pins (host)"
 (cd hqc-verify/board/m4kem && cargo test --release --quiet)
+
+step "copy check: host KATs and one board run from a copy with no outside folder"
+scripts/copy-check.sh
 
 step "notebooks (headless, fail on any failing cell)"
 scripts/notebooks.sh
