@@ -110,7 +110,7 @@ macro_rules! by_level {
 // ----- safe, generic layer ------------------------------------------------------------------
 
 /// The randomness of one KAT entry: seed_kem (32), then m (k bytes), then salt (16), read in
-/// this order from prng_init(seed, "") (kat/README.md, "How the entries are produced").
+/// this order from prng_init(seed, "") (docs/hqc.md §12).
 pub fn kat_randomness<P: ParamSet>(
     seed: &[u8; KAT_SEED_BYTES],
 ) -> ([u8; 32], [u8; MAX_K], [u8; SALT_BYTES]) {
