@@ -1,4 +1,4 @@
-//! The NIST-style `.rsp` KAT response format (docs/kat.md; the entry fields are those of docs/hqc.md §12).
+//! The NIST-style `.rsp` KAT response format (docs/kat.md, docs/hqc.md §12).
 //!
 //! ```text
 //! # HQC-1
