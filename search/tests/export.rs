@@ -7,12 +7,15 @@ use algebra::fafft::FafftPlan;
 use algebra::field::Tower;
 use algebra::gf2x::{Poly, SparsePoly};
 use algebra::modulus::extract_plan_modulus;
+use fafft_config::rules::RuleError;
+use fafft_config::spec::{Provenance, TOOL_VERSION};
+use fafft_config::ConfigError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use search::codegen::{self, Chain};
 use search::export::{
-    self, build, check_crt_coprime, checksum_of, command_of, export as do_export, inv_swap32,
-    sha256_words, swap32, ExportConfig, ExportError,
+    self, checksum_of, command_of, export as do_export, inv_swap32, render, sha256_words, swap32,
+    ExportArgs, ExportConfig, ExportError,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -178,8 +181,26 @@ fn swap32_vectors() {
 fn hqc1_artifact_tables_and_reload() {
     let dir = tmp_dir("hqc1");
     let out = dir.join("hqc1");
-    let e = do_export(&hqc1(), &out, false).expect("export");
+    let e = do_export(&hqc1(), &out, false).expect("export").derived;
     assert_eq!(e.modulus.weight(), 165);
+    // the one reader accepts what the exporter wrote
+    let v = fafft_config::spec::load(&out.join("params.json"))
+        .expect("load")
+        .verify()
+        .expect("verify");
+    assert_eq!(v.params.weight, 165);
+    for (name, _) in render(
+        &e,
+        &Provenance {
+            command: "x".into(),
+            tool_version: TOOL_VERSION.into(),
+        },
+    )
+    .files
+    {
+        let bytes = std::fs::read(out.join(&name)).expect("exported file");
+        assert!(bytes.is_ascii(), "{name} is not ASCII");
+    }
 
     // params.json: checksum, fields
     let pj: serde_json::Value =
@@ -206,6 +227,8 @@ fn hqc1_artifact_tables_and_reload() {
         "tool_version",
         "xor_counts",
         "schema_version",
+        "files",
+        "config_id",
     ] {
         assert!(pj.get(k).is_some(), "params.json lacks {k}");
     }
@@ -396,7 +419,7 @@ fn hqc1_artifact_tables_and_reload() {
             32,
             j as u64,
         );
-        let count = pj["xor_counts"][format!("gamma_{j}")]
+        let count = pj["xor_counts"]["gamma"][j - 1]
             .as_u64()
             .expect("count");
         assert!(count > 0 && count < 32 * 31);
@@ -466,7 +489,9 @@ fn hqc3_and_hqc5_tables() {
         n: 35_851,
         chain: Chain::Artifact,
     };
-    let e3 = do_export(&cfg3, &dir.join("hqc3"), false).expect("export hqc3");
+    let e3 = do_export(&cfg3, &dir.join("hqc3"), false)
+        .expect("export hqc3")
+        .derived;
     assert_eq!(e3.modulus.weight(), 199);
     assert_eq!(
         sha256_words(&e3.il_plain),
@@ -512,7 +537,7 @@ fn hqc3_and_hqc5_tables() {
         chain: Chain::Default,
     };
     let out5 = dir.join("hqc5");
-    let e5 = do_export(&cfg5, &out5, false).expect("export hqc5");
+    let e5 = do_export(&cfg5, &out5, false).expect("export hqc5").derived;
     assert_eq!(e5.modulus.weight(), 821);
     let ph = read(&out5, "fafft_params.h");
     assert_eq!(parse_define(&ph, "CRT_C"), Some(0));
@@ -540,10 +565,14 @@ fn gamma_11_is_omitted_outside_v21() {
         n: 17_669,
         chain: Chain::Default,
     };
-    let e = build(&cfg, "test").expect("build");
+    let e = cfg.derive().expect("derive");
     assert!(e.gamma_extra.is_empty());
     assert!(e.gamma_extra_note.contains("omitted"));
-    let files = e.files();
+    let prov = Provenance {
+        command: "test".into(),
+        tool_version: TOOL_VERSION.into(),
+    };
+    let files = render(&e, &prov).files;
     let gft = &files
         .iter()
         .find(|(n, _)| n == "gft_mul_s_inv_i_beta_matrix_defs.h")
@@ -582,34 +611,46 @@ fn errors_write_nothing() {
     let no_files = |d: &Path| std::fs::read_dir(d).map(|r| r.count()).unwrap_or(0) == 0;
     let try_cfg = |cfg: ExportConfig| do_export(&cfg, &out, false);
 
+    let rule = |r: &Result<export::Export, ExportError>| match r {
+        Err(ExportError::Config(ConfigError::Rule(e))) => Some(e.clone()),
+        _ => None,
+    };
     // bad n
-    for n in [0u64, 1, 40_000] {
+    for n in [0u64, 1, 40_000, u64::MAX] {
         let r = try_cfg(ExportConfig { n, ..hqc1() });
-        assert!(matches!(r, Err(ExportError::BadN { .. })), "n = {n}: {r:?}");
+        assert!(
+            matches!(rule(&r), Some(RuleError::BadN { .. })),
+            "n = {n}: {r:?}"
+        );
     }
-    // c too small for N
-    match try_cfg(ExportConfig { c: 2048, ..hqc1() }) {
-        Err(ExportError::CrtTooSmall { min_c, need, .. }) => {
+    // c too small for N: the smallest admissible c is 2592
+    match rule(&try_cfg(ExportConfig { c: 2560, ..hqc1() })) {
+        Some(RuleError::CTooSmall { min_c, need, .. }) => {
             assert_eq!(need, 35_337);
             assert_eq!(min_c, 2592);
         }
-        other => panic!("expected CrtTooSmall, got {other:?}"),
+        other => panic!("expected CTooSmall, got {other:?}"),
     }
     // c not a multiple of 32
     assert!(matches!(
-        try_cfg(ExportConfig { c: 3000, ..hqc1() }),
-        Err(ExportError::BadC { .. })
+        rule(&try_cfg(ExportConfig { c: 3000, ..hqc1() })),
+        Some(RuleError::CNotWordMultiple { .. })
     ));
+    // huge c is refused, not wrapped (18446744073709551584 = 2^64 - 32)
+    for c in [18_446_744_073_709_551_584u64, u64::MAX] {
+        let r = try_cfg(ExportConfig { c, ..hqc1() });
+        assert!(rule(&r).is_some(), "c = {c}: {r:?}");
+    }
     // inadmissible β (subfield, outside V_22) and l
     for beta in [0x0000_1234u32, 0x92f9_c989] {
         assert!(matches!(
             try_cfg(ExportConfig { beta, ..hqc1() }),
-            Err(ExportError::Algebra(_))
+            Err(ExportError::Config(ConfigError::Algebra(_)))
         ));
     }
     assert!(matches!(
-        try_cfg(ExportConfig { m: 16, ..hqc1() }),
-        Err(ExportError::UnsupportedM { .. })
+        rule(&try_cfg(ExportConfig { m: 16, ..hqc1() })),
+        Some(RuleError::UnsupportedM { .. })
     ));
     // a wrong explicit chain
     assert!(matches!(
@@ -617,15 +658,8 @@ fn errors_write_nothing() {
             chain: Chain::Gamma(0x1234_5678),
             ..hqc1()
         }),
-        Err(ExportError::Chain(_))
+        Err(ExportError::Config(ConfigError::Chain(_)))
     ));
-    // non-coprime moduli: a modulus divisible by x has no CRT with x^c
-    let bad_m = Poly::from_exponents(&[1, 5, 32768]);
-    assert!(matches!(
-        check_crt_coprime(&bad_m, 3072),
-        Err(ExportError::NotCoprime { c: 3072 })
-    ));
-    assert!(check_crt_coprime(&bad_m, 0).is_ok());
     assert!(no_files(&dir), "rejected configurations wrote nothing");
 
     // unwritable DIR: the parent is a regular file
@@ -654,6 +688,50 @@ fn errors_write_nothing() {
     // the command recorded in the headers is the canonical one
     let ph = read(&out, "fafft_params.h");
     assert!(ph.contains(&command_of(&hqc1(), &out)));
+    // a symbolic link as DIR is refused, not replaced
+    #[cfg(unix)]
+    {
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&out, &link).expect("symlink");
+        let r = do_export(&hqc1(), &link, true);
+        assert!(matches!(r, Err(ExportError::OutDir { .. })), "{r:?}");
+        assert!(std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink());
+    }
+    // the smallest c of the one c rule exports and verifies
+    let out2 = dir.join("c2592");
+    do_export(&ExportConfig { c: 2592, ..hqc1() }, &out2, false).expect("c = 2592");
+    fafft_config::spec::load(&out2.join("params.json"))
+        .expect("load")
+        .verify()
+        .expect("c = 2592 verifies");
     let _ = std::fs::remove_dir_all(&dir);
-    let _ = export::s0_gft();
+    assert_eq!(export::s0_gft().len(), 2048);
+}
+
+#[test]
+fn beta_parses_as_everywhere() {
+    let args = |beta: &str| ExportArgs {
+        m: 32,
+        l: 10,
+        beta: beta.into(),
+        c: 3072,
+        n: 17_669,
+        out: "unused".into(),
+        chain: "default".into(),
+        force: false,
+    };
+    for bad in ["+28b51f", "-1", "0x", "0x123456789", "28_b51f"] {
+        assert!(
+            matches!(
+                args(bad).config(),
+                Err(ExportError::Config(ConfigError::Beta(_)))
+            ),
+            "{bad}"
+        );
+    }
+    assert_eq!(args("0x0028b51f").config().expect("ok").beta, 0x0028_b51f);
+    assert_eq!(args("28B51F").config().expect("ok").beta, 0x0028_b51f);
 }

@@ -1,0 +1,293 @@
+//! params.json v2: round trip, every re-stamped corruption is refused naming its field, the c
+//! rule, huge numbers, ASCII output (docs/params-json.md).
+
+use fafft_config::derive::Config;
+use fafft_config::export::render;
+use fafft_config::published::{ARTIFACT_BETA, CANONICAL_BETA, LIGHTEST_L10_BETA, PUBLISHED};
+use fafft_config::rules::{self, RuleError};
+use fafft_config::spec::{self, load, Provenance, PARAMS_FILE, TOOL_VERSION};
+use fafft_config::transform::Chain;
+use fafft_config::ConfigError;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+fn tmp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fafft-config-test-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn hqc1(c: u64) -> Config {
+    Config::new(32, 10, ARTIFACT_BETA, Chain::Artifact, c, 17_669)
+}
+
+/// Derive and write an export into `dir`.
+fn write_export(cfg: &Config, dir: &Path) {
+    let d = cfg.derive().expect("derive");
+    let prov = Provenance {
+        command: format!("test export of {cfg:?}"),
+        tool_version: TOOL_VERSION.into(),
+    };
+    for (name, text) in render(&d, &prov).files {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+}
+
+fn read_value(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join(PARAMS_FILE)).expect("read"))
+        .expect("json")
+}
+
+fn write_value(dir: &Path, v: &Value) {
+    std::fs::write(
+        dir.join(PARAMS_FILE),
+        serde_json::to_string_pretty(v).expect("ser"),
+    )
+    .expect("write");
+}
+
+fn load_verify(dir: &Path) -> Result<(), ConfigError> {
+    load(&dir.join(PARAMS_FILE))?.verify().map(|_| ())
+}
+
+#[test]
+fn round_trip_of_every_published_configuration() {
+    for (i, p) in PUBLISHED.iter().enumerate() {
+        let dir = tmp(&format!("rt{i}"));
+        let cfg = Config::new(32, p.l, p.beta, p.chain, p.c, p.n);
+        write_export(&cfg, &dir);
+        let v = load(&dir.join(PARAMS_FILE))
+            .expect("load")
+            .verify()
+            .expect("verify");
+        assert_eq!(v.params.n, p.n);
+        assert_eq!(v.derived.cfg, cfg);
+        assert_eq!(v.params.files.len(), 7);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn published_weights_are_the_derived_ones() {
+    for w in fafft_config::published::PUBLISHED_WEIGHTS {
+        if let Some(beta) = w.beta {
+            let p = algebra::minpoly::minimal_polynomial(algebra::field::Tower::<32>(beta))
+                .expect("minpoly");
+            let m = algebra::modulus::modulus_from_minpoly(&p, w.l);
+            assert_eq!(m.weight() as u32, w.weight, "{}", w.label);
+        }
+    }
+    let p = algebra::minpoly::minimal_polynomial(algebra::field::Tower::<32>(LIGHTEST_L10_BETA))
+        .expect("minpoly");
+    assert_eq!(algebra::modulus::modulus_from_minpoly(&p, 10).weight(), 85);
+    assert_eq!(CANONICAL_BETA, 0x0001_2f9a);
+}
+
+/// Apply `edit` to params.json, re-stamp config_id and checksum, and return the error of
+/// load + verify.
+fn restamped(tag: &str, edit: impl Fn(&mut Value)) -> ConfigError {
+    let dir = tmp(tag);
+    write_export(&hqc1(3072), &dir);
+    let mut v = read_value(&dir);
+    edit(&mut v);
+    spec::restamp(&mut v);
+    write_value(&dir, &v);
+    let e = load_verify(&dir).expect_err("corruption must be refused");
+    let _ = std::fs::remove_dir_all(&dir);
+    e
+}
+
+#[test]
+fn restamped_corruptions_name_their_field() {
+    let cases: Vec<(&str, &str, Box<dyn Fn(&mut Value)>)> = vec![
+        (
+            "schema",
+            "schema_version",
+            Box::new(|v| v["schema_version"] = json!(99)),
+        ),
+        (
+            "phex",
+            "P.hex",
+            Box::new(|v| v["P"]["hex"] = json!("0x107585e17")),
+        ),
+        ("weight", "weight", Box::new(|v| v["weight"] = json!(166))),
+        (
+            "mexp",
+            "M.exponents",
+            Box::new(|v| {
+                let e = v["M"]["exponents"][5].as_u64().expect("e");
+                v["M"]["exponents"][5] = json!(e + 1);
+            }),
+        ),
+        (
+            "dec",
+            "decode_columns",
+            Box::new(|v| v["decode_columns"][3] = json!("0x12345678")),
+        ),
+        ("r", "r", Box::new(|v| v["r"][7] = json!("0x00000003"))),
+        (
+            "gamma",
+            "gamma",
+            Box::new(|v| v["gamma"][4] = json!("0x011a2441")),
+        ),
+        (
+            "gl",
+            "chain.gamma_l",
+            Box::new(|v| v["chain"]["gamma_l"] = json!("0x599a429f")),
+        ),
+        (
+            "top",
+            "basis_top",
+            Box::new(|v| v["basis_top"] = json!("0x92f9c988")),
+        ),
+        (
+            "il",
+            "IL.words_plain",
+            Box::new(|v| v["IL"]["words_plain"][0] = json!("0x44c4a9fe")),
+        ),
+        (
+            "xor",
+            "xor_counts.encode",
+            Box::new(|v| v["xor_counts"]["encode"] = json!(1)),
+        ),
+        (
+            "files",
+            "files.IL_defs.h",
+            Box::new(|v| v["files"]["IL_defs.h"] = json!("0".repeat(64))),
+        ),
+    ];
+    for (tag, field, edit) in cases {
+        let e = restamped(tag, edit);
+        assert_eq!(e.field().as_deref(), Some(field), "{tag}: {e}");
+        assert!(e.to_string().contains(field), "{tag}: {e}");
+    }
+}
+
+#[test]
+fn rules_in_the_file_are_checked_with_their_field() {
+    let e = restamped("c", |v| v["c"] = json!(2560));
+    assert_eq!(e.field().as_deref(), Some("c"), "{e}");
+    assert!(e.to_string().contains("2592"), "{e}");
+    let e = restamped("n", |v| v["n"] = json!(40_000));
+    assert_eq!(e.field().as_deref(), Some("n"), "{e}");
+    let e = restamped("chain", |v| v["chain"]["kind"] = json!("bogus"));
+    assert_eq!(e.field().as_deref(), Some("chain.kind"), "{e}");
+    let e = restamped("unknown", |v| v["extra"] = json!(1));
+    assert!(matches!(e, ConfigError::Field { .. }), "{e}");
+    assert!(e.to_string().contains("extra"), "{e}");
+    let e = restamped("hexform", |v| v["beta"] = json!("0x103674"));
+    assert!(matches!(e, ConfigError::Field { .. }), "{e}");
+}
+
+#[test]
+fn edits_without_restamp_and_changed_files_are_caught() {
+    let dir = tmp("files");
+    write_export(&hqc1(3072), &dir);
+    assert!(load_verify(&dir).is_ok());
+    // A hand edit without re-stamping: checksum.
+    let good = std::fs::read_to_string(dir.join(PARAMS_FILE)).expect("read");
+    let mut v = read_value(&dir);
+    v["weight"] = json!(166);
+    write_value(&dir, &v);
+    let e = load_verify(&dir).expect_err("edited");
+    assert!(matches!(e, ConfigError::Checksum { .. }), "{e}");
+    std::fs::write(dir.join(PARAMS_FILE), &good).expect("restore");
+    // One byte of a header changed.
+    let il = dir.join("IL_defs.h");
+    let mut bytes = std::fs::read(&il).expect("read");
+    let k = bytes.len() - 40;
+    bytes[k] ^= 1;
+    std::fs::write(&il, &bytes).expect("write");
+    let e = load_verify(&dir).expect_err("header changed");
+    assert_eq!(e.field().as_deref(), Some("files.IL_defs.h"), "{e}");
+    bytes[k] ^= 1;
+    std::fs::write(&il, &bytes).expect("write");
+    assert!(load_verify(&dir).is_ok());
+    // A file missing.
+    std::fs::remove_file(dir.join("gen_xor_programs.h")).expect("rm");
+    let e = load_verify(&dir).expect_err("missing");
+    assert!(matches!(e, ConfigError::FileMissing { .. }), "{e}");
+    assert_eq!(e.field().as_deref(), Some("files.gen_xor_programs.h"));
+    // Not a params file at all.
+    std::fs::write(dir.join(PARAMS_FILE), "[1, 2]").expect("write");
+    assert!(matches!(load_verify(&dir), Err(ConfigError::Json { .. })));
+    assert!(matches!(
+        load(&dir.join("nope.json")),
+        Err(ConfigError::Io { .. })
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_c_rule_is_the_smallest_c_that_fits() {
+    // HQC-1 with N = 2^15: 2n - 1 = 35337, so c >= 2569, rounded up to 32: 2592.
+    assert_eq!(rules::min_c(17_669, 32 << 10), 2592);
+    let dir = tmp("c2592");
+    write_export(&hqc1(2592), &dir);
+    let v = load(&dir.join(PARAMS_FILE))
+        .expect("load")
+        .verify()
+        .expect("c = 2592 verifies");
+    assert_eq!(v.derived.il_plain.len(), 81);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(matches!(
+        hqc1(2560).derive(),
+        Err(ConfigError::Rule(RuleError::CTooSmall { min_c: 2592, .. }))
+    ));
+    assert!(matches!(
+        hqc1(2600).derive(),
+        Err(ConfigError::Rule(RuleError::CNotWordMultiple { .. }))
+    ));
+    for (n, l, c) in [(35_851u64, 11u32, 6176u64), (57_637, 12, 0)] {
+        assert_eq!(rules::min_c(n, 32 << l), c);
+    }
+}
+
+#[test]
+fn huge_numbers_are_refused_not_wrapped() {
+    for c in [18_446_744_073_709_551_584u64, u64::MAX - 31, 1 << 40] {
+        assert!(matches!(
+            hqc1(c).derive(),
+            Err(ConfigError::Rule(RuleError::CTooLarge { .. }))
+        ));
+    }
+    let huge_n = Config::new(32, 10, ARTIFACT_BETA, Chain::Artifact, 0, u64::MAX);
+    assert!(matches!(
+        huge_n.derive(),
+        Err(ConfigError::Rule(RuleError::BadN { .. }))
+    ));
+    let big_l = Config::new(32, 40, ARTIFACT_BETA, Chain::Default, 0, 17_669);
+    assert!(matches!(
+        big_l.derive(),
+        Err(ConfigError::Rule(RuleError::BadL { .. }))
+    ));
+    let e = restamped("hugec", |v| v["c"] = json!(u64::MAX));
+    assert_eq!(e.field().as_deref(), Some("c"), "{e}");
+}
+
+#[test]
+fn exported_files_are_ascii_even_for_odd_paths() {
+    let d = hqc1(3072).derive().expect("derive");
+    let prov = Provenance {
+        command: "search export --out /tmp/\u{3b3}\u{3b2} */ x".into(),
+        tool_version: TOOL_VERSION.into(),
+    };
+    for (name, text) in render(&d, &prov).files {
+        if name != PARAMS_FILE {
+            assert!(text.is_ascii(), "{name} is not ASCII");
+            let banner_end = text.find(" */\n").expect("banner");
+            assert!(
+                !text[..banner_end].contains("*/"),
+                "{name}: banner closed early"
+            );
+        }
+    }
+    let prov = Provenance {
+        command: "search export --out x".into(),
+        tool_version: TOOL_VERSION.into(),
+    };
+    for (name, text) in render(&d, &prov).files {
+        assert!(text.is_ascii(), "{name} is not ASCII");
+    }
+}
