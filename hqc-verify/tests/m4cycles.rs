@@ -5,7 +5,10 @@
 //! gcc into `CARGO_TARGET_TMPDIR/m4cycles/`; every snippet `NAME` is one marker pair
 //! `pair=NAME:NAME_start:NAME_end`. The expected class counts are read off the snippet source
 //! (they are written next to each snippet there), the expected cycles from the rules of
-//! docs/m4-timing.md. The toolchain comes from `scripts/install-board-deps.sh`.
+//! docs/m4-timing.md. `decoder_agrees_with_objdump` checks the plugin's decoder on every
+//! instruction of the snippets and of the firmware's `bench_mul.elf` (HQC-1 fixture, built with
+//! `board/firmware/Makefile`) against arm-none-eabi-objdump (`board/plugin/tests/decode_check.py`).
+//! The toolchain comes from `scripts/install-board-deps.sh`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -48,7 +51,9 @@ fn build_plugin(dir: &Path) -> PathBuf {
     let so = dir.join("libinsncount.so");
     run(
         Command::new("gcc")
-            .args(["-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror", "-o"])
+            .args([
+                "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror", "-o",
+            ])
             .arg(&so)
             .arg(manifest().join("board/plugin/insncount.c")),
         "plugin build",
@@ -62,7 +67,12 @@ fn build_snippets(dir: &Path) -> PathBuf {
     run(
         Command::new("arm-none-eabi-gcc")
             .args(ARCH)
-            .args(["-nostdlib", "-nostartfiles", "-Wl,--no-warn-execstack", "-T"])
+            .args([
+                "-nostdlib",
+                "-nostartfiles",
+                "-Wl,--no-warn-execstack",
+                "-T",
+            ])
             .arg(src.join("snippets.ld"))
             .arg(src.join("snippets.S"))
             .arg("-o")
@@ -144,7 +154,8 @@ fn classes(name: &str) -> ClassCounts {
         .log
         .region(name, 0)
         .unwrap_or_else(|| panic!("no region {name} #0"));
-    r.classes.unwrap_or_else(|| panic!("region {name}: no classes line"))
+    r.classes
+        .unwrap_or_else(|| panic!("region {name}: no classes line"))
 }
 
 /// (snippet, expected classes, expected cycles with TimingRules::TRM)
@@ -319,4 +330,47 @@ fn start_stop_region_and_totals_are_consistent() {
         assert!(t >= a, "{k}: total {t} < snippets {a}");
     }
     assert!(log.notes.is_empty(), "{:?}", log.notes);
+}
+
+#[test]
+fn decoder_agrees_with_objdump() {
+    let dir = out_dir();
+    let tests = manifest().join("board/plugin/tests");
+    let dec = dir.join("decode_host");
+    run(
+        Command::new("gcc")
+            .args(["-O1", "-Wall", "-Wextra", "-Werror", "-o"])
+            .arg(&dec)
+            .arg(tests.join("decode_host.c")),
+        "decoder harness build",
+    );
+    // its own folder: the other tests build snippets.elf in `dir` at the same time
+    let odir = dir.join("objdump");
+    std::fs::create_dir_all(&odir).expect("create dir");
+    let elf = build_snippets(&odir);
+    let fw = dir.join("fw");
+    let bench = fw.join("bench_mul.elf");
+    run(
+        Command::new("make")
+            .arg("-s")
+            .arg("-C")
+            .arg(manifest().join("board/firmware"))
+            .arg(format!("BUILD={}", fw.display()))
+            .arg(&bench),
+        "firmware build (bench_mul.elf, HQC-1 fixture)",
+    );
+    let out = run(
+        Command::new("python3")
+            .arg(tests.join("decode_check.py"))
+            .arg(&dec)
+            .arg(&elf)
+            .arg(&bench),
+        "decode_check.py",
+    );
+    // one summary line per file, each with its instruction count and no disagreement
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    for l in lines {
+        assert!(l.contains(" 0 disagreements"), "{l}");
+    }
 }
