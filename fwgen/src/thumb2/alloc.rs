@@ -1,0 +1,652 @@
+//! Register allocation of one fixed instruction order (docs/thumb2.md, "Allocator").
+//!
+//! Given a topological order of the XORs of a [`Slp`], this walks the order once and assigns the
+//! 14 general-purpose registers (r0-r12, lr), with a dirty-aware farthest-first eviction: when a
+//! register is needed and none is free, the value whose next use is farthest goes, and a value
+//! that is *clean* (an input re-loadable from `in`, an output already stored to `out`, a
+//! temporary already copied to an s-register, or one of the two pointers, which live on the
+//! stack) gets `clean_bonus` extra positions of distance, so that it is preferred over a dirty
+//! one (whose eviction costs a VMOV now and a VMOV back). Spill slots are s0-s15 first, then
+//! s16-s31 (which makes the routine save d8-d15 with VPUSH/VPOP).
+//!
+//! Pointers: the prologue pushes r0 (`out`) and r1 (`in`) with the callee-saved registers, so a
+//! pointer that was evicted is re-loaded from the stack with one LDR.
+//!
+//! Outputs are stored as soon as they are final when `out` is in a register (or, with
+//! `defer_stores`, when registers run out or at the end), so pairs of adjacent outputs can go
+//! out with one STRD; adjacent inputs are loaded with one LDRD when a second register is free.
+
+use super::insn::{Insn, Reg, ALLOCATABLE, LR, PC, SP};
+use crate::FwgenError;
+use algebra::slp::Slp;
+
+/// Tunable choices of one allocation run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocParams {
+    /// Extra next-use distance credited to clean values when choosing whom to evict.
+    pub clean_bonus: usize,
+    /// Load two adjacent input words with LDRD when a second register is free.
+    pub pair_loads: bool,
+    /// Store two adjacent output words with STRD when both are ready.
+    pub pair_stores: bool,
+    /// Keep final outputs in registers until registers run out (more STRD pairs) instead of
+    /// storing each as soon as `out` is in a register.
+    pub defer_stores: bool,
+}
+
+impl Default for AllocParams {
+    fn default() -> Self {
+        AllocParams {
+            clean_bonus: 4,
+            pair_loads: true,
+            pair_stores: true,
+            defer_stores: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    Sig(usize),
+    OutPtr,
+    InPtr,
+    Reserved,
+}
+
+const NONE: usize = usize::MAX;
+/// Stack offsets of the saved pointers (before a VPUSH, which shifts them by 64).
+const OUT_SLOT: u32 = 0;
+const IN_SLOT: u32 = 4;
+/// Spill words on the stack once s0-s31 are full. Until [`St::finish`] lays out the frame,
+/// stack spill slot k is written with the raw offset `SPILL_RAW + 4k` (the pointers use 0 and 4).
+const MAX_STACK_SLOTS: usize = 256;
+const SPILL_RAW: u32 = 8;
+
+/// The result of allocating one order.
+pub struct Allocated {
+    /// The whole function body, prologue to return.
+    pub insns: Vec<Insn>,
+}
+
+struct St<'a> {
+    slp: &'a Slp,
+    order: &'a [usize],
+    p: AllocParams,
+    pos: usize,
+    reg: [Option<Val>; 16],
+    sig_reg: Vec<Option<Reg>>,
+    sig_slot: Vec<Option<u16>>,
+    sig_stored: Vec<Option<usize>>,
+    pending: Vec<Vec<usize>>,
+    uses: Vec<Vec<usize>>,
+    use_idx: Vec<usize>,
+    outputs_of: Vec<Vec<usize>>,
+    out_reg: Option<Reg>,
+    in_reg: Option<Reg>,
+    slot_busy: Vec<bool>,
+    stack_slots: usize,
+    high_slots: bool,
+    locks: u32,
+    flushing: bool,
+    insns: Vec<Insn>,
+}
+
+/// Allocate registers for `order` (a topological order of the *live* ops of `slp`, given as op
+/// indices). `live[k]` tells whether op k contributes to an output.
+pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated, FwgenError> {
+    let n = slp.n_signals();
+    let mut uses = vec![Vec::new(); n];
+    for (t, &k) in order.iter().enumerate() {
+        let (a, b) = slp.ops[k];
+        uses[a].push(t);
+        uses[b].push(t);
+    }
+    let mut outputs_of = vec![Vec::new(); n];
+    for (i, o) in slp.outputs.iter().enumerate() {
+        if let Some(s) = *o {
+            outputs_of[s].push(i);
+        }
+    }
+    let mut st = St {
+        slp,
+        order,
+        p,
+        pos: 0,
+        reg: [None; 16],
+        sig_reg: vec![None; n],
+        sig_slot: vec![None; n],
+        sig_stored: vec![None; n],
+        pending: vec![Vec::new(); n],
+        uses,
+        use_idx: vec![0; n],
+        outputs_of,
+        out_reg: Some(0),
+        in_reg: Some(1),
+        slot_busy: vec![false; 32 + MAX_STACK_SLOTS],
+        stack_slots: 0,
+        high_slots: false,
+        locks: 0,
+        flushing: false,
+        insns: Vec::new(),
+    };
+    st.reg[0] = Some(Val::OutPtr);
+    st.reg[1] = Some(Val::InPtr);
+    st.run()?;
+    Ok(Allocated { insns: st.finish() })
+}
+
+impl St<'_> {
+    fn run(&mut self) -> Result<(), FwgenError> {
+        self.prologue_copies()?;
+        for t in 0..self.order.len() {
+            self.pos = t;
+            let k = self.order[t];
+            let (a, b) = self.slp.ops[k];
+            let ra = self.ensure(a)?;
+            self.lock(ra);
+            let rb = self.ensure(b)?;
+            self.unlock(ra);
+            // consume the uses at this position
+            for s in [a, b] {
+                while self.use_idx[s] < self.uses[s].len() && self.uses[s][self.use_idx[s]] <= t {
+                    self.use_idx[s] += 1;
+                }
+            }
+            let d = self.slp.n_in + k;
+            let rd = if !self.live(a) {
+                self.kill(a);
+                ra
+            } else if !self.live(b) {
+                self.kill(b);
+                rb
+            } else {
+                self.lock(ra);
+                self.lock(rb);
+                let r = self.get_reg()?;
+                self.unlock(ra);
+                self.unlock(rb);
+                r
+            };
+            if !self.live(b) && self.sig_reg[b].is_some() {
+                self.kill(b);
+            }
+            self.insns.push(Insn::Eor { rd, rn: ra, rm: rb });
+            self.place(d, rd);
+            self.defined(d)?;
+        }
+        self.pos = self.order.len();
+        while self.pending.iter().any(|p| !p.is_empty()) {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Zero outputs, and outputs that are inputs no XOR reads, are stored first: `out` is in r0.
+    fn prologue_copies(&mut self) -> Result<(), FwgenError> {
+        let zeros: Vec<usize> = (0..self.slp.outputs.len())
+            .filter(|&i| self.slp.outputs[i].is_none())
+            .collect();
+        if !zeros.is_empty() {
+            let r = self.get_reg()?;
+            self.reg[r as usize] = Some(Val::Reserved);
+            self.insns.push(Insn::MovZero { rd: r });
+            let outp = self.ptr_reg(Val::OutPtr)?;
+            let mut i = 0;
+            while i < zeros.len() {
+                let o = zeros[i];
+                if self.p.pair_stores && o % 2 == 0 && zeros.get(i + 1) == Some(&(o + 1)) {
+                    self.insns.push(Insn::Strd {
+                        rt: r,
+                        rt2: r,
+                        base: outp,
+                        off: 4 * o as u32,
+                    });
+                    i += 2;
+                } else {
+                    self.insns.push(Insn::Str {
+                        rt: r,
+                        base: outp,
+                        off: 4 * o as u32,
+                    });
+                    i += 1;
+                }
+            }
+            self.reg[r as usize] = None;
+        }
+        for q in 0..self.slp.n_in {
+            if !self.outputs_of[q].is_empty() && self.uses[q].is_empty() {
+                let r = self.ensure(q)?;
+                self.lock(r);
+                self.flush()?;
+                self.unlock(r);
+            }
+        }
+        Ok(())
+    }
+
+    /// A locked register is never handed out or evicted.
+    fn lock(&mut self, r: Reg) {
+        self.locks |= 1u32 << r;
+    }
+    fn unlock(&mut self, r: Reg) {
+        self.locks &= !(1u32 << r);
+    }
+    fn is_locked(&self, r: Reg) -> bool {
+        self.locks & (1u32 << r) != 0
+    }
+
+    fn next_use(&self, s: usize) -> usize {
+        self.uses[s].get(self.use_idx[s]).copied().unwrap_or(NONE)
+    }
+    fn live(&self, s: usize) -> bool {
+        self.next_use(s) != NONE || !self.pending[s].is_empty()
+    }
+    fn is_clean(&self, s: usize) -> bool {
+        s < self.slp.n_in || self.sig_slot[s].is_some() || self.sig_stored[s].is_some()
+    }
+
+    /// Drop a dead signal: free its register and slot.
+    fn kill(&mut self, s: usize) {
+        if let Some(r) = self.sig_reg[s].take() {
+            self.reg[r as usize] = None;
+        }
+        if let Some(sl) = self.sig_slot[s].take() {
+            self.slot_busy[sl as usize] = false;
+        }
+    }
+
+    fn place(&mut self, s: usize, r: Reg) {
+        self.reg[r as usize] = Some(Val::Sig(s));
+        self.sig_reg[s] = Some(r);
+    }
+
+    /// A signal has just arrived in a register: queue its outputs, store when appropriate.
+    fn defined(&mut self, s: usize) -> Result<(), FwgenError> {
+        if self.sig_stored[s].is_none() && self.pending[s].is_empty() {
+            self.pending[s] = self.outputs_of[s].clone();
+        }
+        if !self.flushing
+            && !self.pending[s].is_empty()
+            && self.out_reg.is_some()
+            && !self.p.defer_stores
+        {
+            self.flush()?;
+        }
+        if !self.live(s) {
+            self.kill(s);
+        }
+        Ok(())
+    }
+
+    fn ptr_next_use(&self, v: Val) -> usize {
+        let n_in = self.slp.n_in;
+        match v {
+            Val::InPtr => {
+                for t in self.pos..self.order.len() {
+                    let (a, b) = self.slp.ops[self.order[t]];
+                    for s in [a, b] {
+                        if s < n_in && self.sig_reg[s].is_none() && self.sig_slot[s].is_none() {
+                            return t;
+                        }
+                    }
+                }
+                NONE
+            }
+            Val::OutPtr => {
+                if self.pending.iter().any(|p| !p.is_empty()) {
+                    return self.pos;
+                }
+                for t in self.pos..self.order.len() {
+                    if !self.outputs_of[n_in + self.order[t]].is_empty() {
+                        return t;
+                    }
+                }
+                NONE
+            }
+            _ => NONE,
+        }
+    }
+
+    fn free_reg(&self) -> Option<Reg> {
+        ALLOCATABLE
+            .iter()
+            .copied()
+            .find(|&r| self.reg[r as usize].is_none() && !self.is_locked(r))
+    }
+
+    /// A free register, flushing pending outputs or evicting if needed.
+    fn get_reg(&mut self) -> Result<Reg, FwgenError> {
+        if let Some(r) = self.free_reg() {
+            return Ok(r);
+        }
+        if !self.flushing && self.pending.iter().any(|p| !p.is_empty()) {
+            self.flush()?;
+            if let Some(r) = self.free_reg() {
+                return Ok(r);
+            }
+        }
+        self.evict(false)
+    }
+
+    /// Evict by dirty-aware farthest-first; `allow_pending` permits spilling a final output
+    /// that is not yet stored (only when nothing else can go).
+    fn evict(&mut self, allow_pending: bool) -> Result<Reg, FwgenError> {
+        let mut best: Option<(usize, Reg)> = None;
+        for &r in ALLOCATABLE.iter() {
+            if self.is_locked(r) {
+                continue;
+            }
+            let key = match self.reg[r as usize] {
+                None => return Ok(r),
+                Some(Val::Reserved) => continue,
+                Some(Val::Sig(s)) => {
+                    if !self.pending[s].is_empty() && !allow_pending {
+                        continue;
+                    }
+                    let nu = self.next_use(s);
+                    let bonus = if self.is_clean(s) {
+                        self.p.clean_bonus
+                    } else {
+                        0
+                    };
+                    nu.saturating_add(bonus)
+                }
+                Some(v) => self.ptr_next_use(v).saturating_add(self.p.clean_bonus),
+            };
+            if best.is_none_or(|(bk, _)| key > bk) {
+                best = Some((key, r));
+            }
+        }
+        let Some((_, r)) = best else {
+            if !allow_pending {
+                return self.evict(true);
+            }
+            return Err(FwgenError::Internal(
+                "no register can be evicted (all are locked)".into(),
+            ));
+        };
+        match self.reg[r as usize] {
+            Some(Val::Sig(s)) => {
+                if !self.is_clean(s) || !self.pending[s].is_empty() {
+                    let sl = self.take_slot()?;
+                    self.spill_to(sl, r);
+                    self.sig_slot[s] = Some(sl);
+                }
+                self.sig_reg[s] = None;
+            }
+            Some(Val::OutPtr) => self.out_reg = None,
+            Some(Val::InPtr) => self.in_reg = None,
+            _ => {}
+        }
+        self.reg[r as usize] = None;
+        Ok(r)
+    }
+
+    fn take_slot(&mut self) -> Result<u16, FwgenError> {
+        let sl = (0..self.slot_busy.len())
+            .find(|&i| !self.slot_busy[i])
+            .ok_or(FwgenError::SpillSpace)?;
+        self.slot_busy[sl] = true;
+        if sl >= 16 {
+            self.high_slots = true;
+        }
+        if sl >= 32 {
+            self.stack_slots = self.stack_slots.max(sl - 31);
+        }
+        Ok(sl as u16)
+    }
+
+    fn spill_to(&mut self, sl: u16, r: Reg) {
+        self.insns.push(if sl < 32 {
+            Insn::VmovToS { s: sl as u8, rt: r }
+        } else {
+            Insn::Str {
+                rt: r,
+                base: SP,
+                off: SPILL_RAW + 4 * (u32::from(sl) - 32),
+            }
+        });
+    }
+
+    fn restore_from(&mut self, sl: u16, r: Reg) {
+        self.insns.push(if sl < 32 {
+            Insn::VmovToR { rt: r, s: sl as u8 }
+        } else {
+            Insn::Ldr {
+                rt: r,
+                base: SP,
+                off: SPILL_RAW + 4 * (u32::from(sl) - 32),
+            }
+        });
+    }
+
+    /// The register holding a pointer, re-loading it from the stack if needed.
+    fn ptr_reg(&mut self, v: Val) -> Result<Reg, FwgenError> {
+        let cur = match v {
+            Val::OutPtr => self.out_reg,
+            _ => self.in_reg,
+        };
+        if let Some(r) = cur {
+            return Ok(r);
+        }
+        let r = if let Some(r) = self.free_reg() {
+            r
+        } else {
+            self.evict(false)?
+        };
+        let off = if v == Val::OutPtr { OUT_SLOT } else { IN_SLOT };
+        self.insns.push(Insn::Ldr {
+            rt: r,
+            base: SP,
+            off,
+        });
+        self.reg[r as usize] = Some(v);
+        match v {
+            Val::OutPtr => self.out_reg = Some(r),
+            _ => self.in_reg = Some(r),
+        }
+        Ok(r)
+    }
+
+    /// Bring signal s into a register (it must be available somewhere).
+    fn ensure(&mut self, s: usize) -> Result<Reg, FwgenError> {
+        if let Some(r) = self.sig_reg[s] {
+            return Ok(r);
+        }
+        let r = self.get_reg()?;
+        self.reg[r as usize] = Some(Val::Reserved);
+        self.lock(r);
+        let res = self.load_into(s, r);
+        self.unlock(r);
+        res?;
+        Ok(r)
+    }
+
+    fn load_into(&mut self, s: usize, r: Reg) -> Result<(), FwgenError> {
+        let n_in = self.slp.n_in;
+        if let Some(sl) = self.sig_slot[s] {
+            self.restore_from(sl, r);
+            self.place(s, r);
+            return Ok(());
+        }
+        let from_in = s < n_in;
+        let stored = self.sig_stored[s];
+        let use_in =
+            from_in && (self.in_reg.is_some() || stored.is_none() || self.out_reg.is_none());
+        if use_in {
+            let base = self.ptr_reg(Val::InPtr)?;
+            let partner = s ^ 1;
+            let mut paired = false;
+            if self.p.pair_loads
+                && partner < n_in
+                && self.sig_reg[partner].is_none()
+                && self.next_use(partner) != NONE
+            {
+                self.lock(base);
+                let r2 = self.free_reg();
+                self.unlock(base);
+                if let Some(r2) = r2 {
+                    let (lo, hi) = if s % 2 == 0 { (r, r2) } else { (r2, r) };
+                    self.insns.push(Insn::Ldrd {
+                        rt: lo,
+                        rt2: hi,
+                        base,
+                        off: 4 * (s & !1) as u32,
+                    });
+                    self.place(s, r);
+                    self.place(partner, r2);
+                    paired = true;
+                }
+            }
+            if !paired {
+                self.insns.push(Insn::Ldr {
+                    rt: r,
+                    base,
+                    off: 4 * s as u32,
+                });
+                self.place(s, r);
+            }
+            self.lock(r);
+            let res = self.defined(s);
+            if paired {
+                if let Some(r2) = self.sig_reg[partner] {
+                    self.lock(r2);
+                    let res2 = self.defined(partner);
+                    self.unlock(r2);
+                    res2?;
+                }
+            }
+            self.unlock(r);
+            return res;
+        }
+        if let Some(o) = stored {
+            let base = self.ptr_reg(Val::OutPtr)?;
+            self.insns.push(Insn::Ldr {
+                rt: r,
+                base,
+                off: 4 * o as u32,
+            });
+            self.place(s, r);
+            return Ok(());
+        }
+        Err(FwgenError::Internal(format!(
+            "signal {s} is needed but held nowhere"
+        )))
+    }
+
+    /// Store every pending output (pairs with STRD), re-loading `out` if needed.
+    fn flush(&mut self) -> Result<(), FwgenError> {
+        let mut sigs: Vec<usize> = (0..self.pending.len())
+            .filter(|&s| !self.pending[s].is_empty())
+            .collect();
+        if sigs.is_empty() {
+            return Ok(());
+        }
+        // pending values that were spilled come back first (rare)
+        let locks_before = self.locks;
+        self.flushing = true;
+        for &s in &sigs {
+            if let Some(r) = self.sig_reg[s] {
+                self.lock(r);
+            }
+        }
+        let outp = match self.ptr_reg(Val::OutPtr) {
+            Ok(r) => r,
+            Err(e) => {
+                self.locks = locks_before;
+                self.flushing = false;
+                return Err(e);
+            }
+        };
+        self.lock(outp);
+        for &s in &sigs {
+            if self.sig_reg[s].is_none() {
+                let r = self.ensure(s)?;
+                self.lock(r);
+            }
+        }
+        // (output index, register)
+        let mut outs: Vec<(usize, Reg)> = Vec::new();
+        for &s in &sigs {
+            let Some(r) = self.sig_reg[s] else {
+                return Err(FwgenError::Internal(format!("pending signal {s} lost")));
+            };
+            for &o in &self.pending[s] {
+                outs.push((o, r));
+            }
+        }
+        outs.sort_unstable();
+        let mut i = 0;
+        while i < outs.len() {
+            let (o, r) = outs[i];
+            if self.p.pair_stores && o % 2 == 0 && i + 1 < outs.len() && outs[i + 1].0 == o + 1 {
+                self.insns.push(Insn::Strd {
+                    rt: r,
+                    rt2: outs[i + 1].1,
+                    base: outp,
+                    off: 4 * o as u32,
+                });
+                i += 2;
+            } else {
+                self.insns.push(Insn::Str {
+                    rt: r,
+                    base: outp,
+                    off: 4 * o as u32,
+                });
+                i += 1;
+            }
+        }
+        self.locks = locks_before;
+        self.flushing = false;
+        sigs.sort_unstable();
+        for s in sigs {
+            if let Some(&o) = self.pending[s].first() {
+                self.sig_stored[s] = Some(o);
+            }
+            self.pending[s].clear();
+            if !self.live(s) {
+                self.kill(s);
+            }
+        }
+        Ok(())
+    }
+
+    /// Prologue and epilogue around the body; fixes the pointer offsets if d8-d15 are saved.
+    fn finish(mut self) -> Vec<Insn> {
+        let mut out = Vec::with_capacity(self.insns.len() + 4);
+        let mut push = vec![0, 1];
+        push.extend(4..=11);
+        push.push(LR);
+        out.push(Insn::Push(push));
+        if self.high_slots {
+            out.push(Insn::VPush);
+        }
+        // frame: [sp, sp + frame) spill words, then s16-s31 if saved, then the pushed r0, r1
+        let frame = (4 * self.stack_slots as u32).next_multiple_of(8);
+        if frame > 0 {
+            out.push(Insn::SubSp(frame));
+        }
+        let ptr_base = frame + if self.high_slots { 64 } else { 0 };
+        for i in self.insns.iter_mut() {
+            if let Insn::Ldr { base: SP, off, .. } | Insn::Str { base: SP, off, .. } = i {
+                *off = if *off < SPILL_RAW {
+                    *off + ptr_base
+                } else {
+                    *off - SPILL_RAW
+                };
+            }
+        }
+        out.append(&mut self.insns);
+        if frame > 0 {
+            out.push(Insn::AddSp(frame));
+        }
+        if self.high_slots {
+            out.push(Insn::VPop);
+        }
+        let mut pop = vec![2, 3];
+        pop.extend(4..=11);
+        pop.push(PC);
+        out.push(Insn::Pop(pop));
+        out
+    }
+}

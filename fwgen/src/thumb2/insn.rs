@@ -1,0 +1,199 @@
+//! The Thumb-2 instruction subset the backend emits, its GNU-as text and its static counts.
+
+use std::fmt::Write as _;
+
+/// A general-purpose register number: 0..=12 are r0-r12, 13 is sp, 14 is lr, 15 is pc.
+pub type Reg = u8;
+
+/// The stack pointer.
+pub const SP: Reg = 13;
+/// The link register (allocatable after it is pushed).
+pub const LR: Reg = 14;
+/// The program counter (only in the final `pop`).
+pub const PC: Reg = 15;
+
+/// The 14 registers the allocator hands out, in preference order.
+pub const ALLOCATABLE: [Reg; 14] = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 0, 1];
+
+/// One emitted instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Insn {
+    /// `push {list}`.
+    Push(Vec<Reg>),
+    /// `pop {list}` (the list ends with pc: this is the return).
+    Pop(Vec<Reg>),
+    /// `vpush {s16-s31}` (d8-d15, callee-saved under AAPCS).
+    VPush,
+    /// `vpop {s16-s31}`.
+    VPop,
+    /// `ldr rt, [base, #off]`.
+    Ldr { rt: Reg, base: Reg, off: u32 },
+    /// `ldrd rt, rt2, [base, #off]` (rt from off, rt2 from off + 4).
+    Ldrd {
+        rt: Reg,
+        rt2: Reg,
+        base: Reg,
+        off: u32,
+    },
+    /// `str rt, [base, #off]`.
+    Str { rt: Reg, base: Reg, off: u32 },
+    /// `strd rt, rt2, [base, #off]`.
+    Strd {
+        rt: Reg,
+        rt2: Reg,
+        base: Reg,
+        off: u32,
+    },
+    /// `eor rd, rn, rm`.
+    Eor { rd: Reg, rn: Reg, rm: Reg },
+    /// `vmov sN, rt` (spill).
+    VmovToS { s: u8, rt: Reg },
+    /// `vmov rt, sN` (restore).
+    VmovToR { rt: Reg, s: u8 },
+    /// `mov rd, #0` (a zero output word).
+    MovZero { rd: Reg },
+    /// `sub sp, sp, #n` (stack spill words, only when s0-s31 are full).
+    SubSp(u32),
+    /// `add sp, sp, #n`.
+    AddSp(u32),
+    /// `bx lr` (return when nothing was pushed; not used by the allocator's prologue).
+    BxLr,
+}
+
+/// Name of a general-purpose register in GNU-as syntax.
+pub fn reg_name(r: Reg) -> String {
+    match r {
+        SP => "sp".into(),
+        LR => "lr".into(),
+        PC => "pc".into(),
+        _ => format!("r{r}"),
+    }
+}
+
+fn reg_list(list: &[Reg]) -> String {
+    list.iter()
+        .map(|&r| reg_name(r))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn mem(base: Reg, off: u32) -> String {
+    if off == 0 {
+        format!("[{}]", reg_name(base))
+    } else {
+        format!("[{}, #{off}]", reg_name(base))
+    }
+}
+
+impl Insn {
+    /// GNU-as text (unified syntax), without indentation.
+    pub fn text(&self) -> String {
+        match self {
+            Insn::Push(l) => format!("push {{{}}}", reg_list(l)),
+            Insn::Pop(l) => format!("pop {{{}}}", reg_list(l)),
+            Insn::VPush => "vpush {s16-s31}".into(),
+            Insn::VPop => "vpop {s16-s31}".into(),
+            Insn::Ldr { rt, base, off } => format!("ldr {}, {}", reg_name(*rt), mem(*base, *off)),
+            Insn::Ldrd { rt, rt2, base, off } => format!(
+                "ldrd {}, {}, {}",
+                reg_name(*rt),
+                reg_name(*rt2),
+                mem(*base, *off)
+            ),
+            Insn::Str { rt, base, off } => format!("str {}, {}", reg_name(*rt), mem(*base, *off)),
+            Insn::Strd { rt, rt2, base, off } => format!(
+                "strd {}, {}, {}",
+                reg_name(*rt),
+                reg_name(*rt2),
+                mem(*base, *off)
+            ),
+            Insn::Eor { rd, rn, rm } => format!(
+                "eor {}, {}, {}",
+                reg_name(*rd),
+                reg_name(*rn),
+                reg_name(*rm)
+            ),
+            Insn::VmovToS { s, rt } => format!("vmov s{s}, {}", reg_name(*rt)),
+            Insn::VmovToR { rt, s } => format!("vmov {}, s{s}", reg_name(*rt)),
+            Insn::MovZero { rd } => format!("mov {}, #0", reg_name(*rd)),
+            Insn::SubSp(n) => format!("sub sp, sp, #{n}"),
+            Insn::AddSp(n) => format!("add sp, sp, #{n}"),
+            Insn::BxLr => "bx lr".into(),
+        }
+    }
+}
+
+/// Static instruction counts of a routine (straight-line code: each instruction runs once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Stats {
+    /// EOR instructions (one per XOR of the program).
+    pub eor: usize,
+    /// VMOV instructions (spills to and restores from s0-s31).
+    pub vmov: usize,
+    /// LDR and LDRD instructions (input loads, reloads, pointer reloads).
+    pub load: usize,
+    /// STR and STRD instructions (output stores).
+    pub store: usize,
+    /// PUSH, POP, VPUSH and VPOP instructions (the final POP is also the return).
+    pub push_pop: usize,
+    /// Everything else (MOV of a zero word, the stack frame's SUB/ADD, BX).
+    pub other: usize,
+    /// All instructions.
+    pub total: usize,
+}
+
+impl Stats {
+    /// Counts of an instruction list.
+    pub fn of(insns: &[Insn]) -> Stats {
+        let mut s = Stats::default();
+        for i in insns {
+            match i {
+                Insn::Eor { .. } => s.eor += 1,
+                Insn::VmovToS { .. } | Insn::VmovToR { .. } => s.vmov += 1,
+                Insn::Ldr { .. } | Insn::Ldrd { .. } => s.load += 1,
+                Insn::Str { .. } | Insn::Strd { .. } => s.store += 1,
+                Insn::Push(_) | Insn::Pop(_) | Insn::VPush | Insn::VPop => s.push_pop += 1,
+                Insn::MovZero { .. } | Insn::SubSp(_) | Insn::AddSp(_) | Insn::BxLr => s.other += 1,
+            }
+        }
+        s.total = insns.len();
+        s
+    }
+
+    /// Component-wise sum.
+    pub fn add(&self, o: &Stats) -> Stats {
+        Stats {
+            eor: self.eor + o.eor,
+            vmov: self.vmov + o.vmov,
+            load: self.load + o.load,
+            store: self.store + o.store,
+            push_pop: self.push_pop + o.push_pop,
+            other: self.other + o.other,
+            total: self.total + o.total,
+        }
+    }
+}
+
+/// The GNU-as source of one function `name` with body `insns`.
+pub fn render(name: &str, header: &str, insns: &[Insn], stats: &Stats) -> String {
+    let mut s = String::new();
+    for line in header.lines() {
+        let _ = writeln!(s, "@ {line}");
+    }
+    let _ = writeln!(
+        s,
+        "@ static counts: eor {} vmov {} load {} store {} push/pop {} other {} total {}",
+        stats.eor, stats.vmov, stats.load, stats.store, stats.push_pop, stats.other, stats.total
+    );
+    s.push_str("    .syntax unified\n    .thumb\n    .cpu cortex-m4\n    .fpu fpv4-sp-d16\n");
+    s.push_str("    .text\n    .align 2\n");
+    let _ = writeln!(s, "    .global {name}");
+    let _ = writeln!(s, "    .type {name}, %function");
+    let _ = writeln!(s, "    .thumb_func");
+    let _ = writeln!(s, "{name}:");
+    for i in insns {
+        let _ = writeln!(s, "    {}", i.text());
+    }
+    let _ = writeln!(s, "    .size {name}, .-{name}");
+    s
+}

@@ -1,0 +1,291 @@
+//! Instruction order: a randomised list scheduler over commuting XORs, seeded restarts, and a
+//! local search that moves single XORs within their dependency window (docs/thumb2.md,
+//! "Scheduler"). Every candidate order is scored by the exact allocator ([`super::alloc`]), so
+//! the search minimises the routine's whole instruction count (EOR + VMOV + loads/stores + the
+//! rest), not the XOR count.
+
+use super::alloc::{allocate, AllocParams};
+use super::insn::Insn;
+use crate::FwgenError;
+use algebra::slp::Slp;
+
+/// The seeded generator (shared with the SLP optimiser, so one definition of the stream).
+pub use algebra::slp::rng::SplitMix64;
+
+/// Uniform in [0, 1).
+fn unit(rng: &mut SplitMix64) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Which ops contribute to some output (dead XORs are dropped).
+pub fn live_ops(slp: &Slp) -> Vec<bool> {
+    let n = slp.n_signals();
+    let mut need = vec![false; n];
+    for s in slp.outputs.iter().flatten() {
+        if *s < n {
+            need[*s] = true;
+        }
+    }
+    for k in (0..slp.ops.len()).rev() {
+        if need[slp.n_in + k] {
+            let (a, b) = slp.ops[k];
+            need[a] = true;
+            need[b] = true;
+        }
+    }
+    need[slp.n_in..].to_vec()
+}
+
+/// Weights of one list-scheduling run.
+#[derive(Clone, Copy, Debug)]
+struct Weights {
+    miss: f64,
+    kill: f64,
+    result: f64,
+    recent: f64,
+    noise: f64,
+    capacity: usize,
+}
+
+/// One list-scheduling pass: among the ready XORs pick the one with the lowest score, where
+/// operands missing from a modelled register file (LRU, `capacity` values) cost, operands read
+/// for the last time (their register frees up) gain, and recently touched operands gain.
+fn list_schedule(slp: &Slp, live: &[bool], w: Weights, rng: &mut SplitMix64) -> Vec<usize> {
+    let n_in = slp.n_in;
+    let n = slp.n_signals();
+    let mut rem = vec![0usize; n];
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut waiting = vec![0u8; slp.ops.len()];
+    for (k, &(a, b)) in slp.ops.iter().enumerate() {
+        if !live[k] {
+            continue;
+        }
+        for s in [a, b] {
+            rem[s] += 1;
+            users[s].push(k);
+            if s >= n_in {
+                waiting[k] += 1;
+            }
+        }
+    }
+    let is_out: Vec<bool> = {
+        let mut v = vec![false; n];
+        for s in slp.outputs.iter().flatten() {
+            v[*s] = true;
+        }
+        v
+    };
+    let mut ready: Vec<usize> = (0..slp.ops.len())
+        .filter(|&k| live[k] && waiting[k] == 0)
+        .collect();
+    // resident values with their last-touch step
+    let mut touch: Vec<Option<usize>> = vec![None; n];
+    let mut n_res = 0usize;
+    let mut order = Vec::with_capacity(ready.len());
+    let mut step = 1usize;
+    while !ready.is_empty() {
+        let mut best = (f64::INFINITY, 0usize);
+        for (idx, &k) in ready.iter().enumerate() {
+            let (a, b) = slp.ops[k];
+            let mut sc = 0.0;
+            let mut rec = 0usize;
+            for s in [a, b] {
+                match touch[s] {
+                    Some(t) => rec = rec.max(t),
+                    None => sc += w.miss * if s < n_in { 1.0 } else { 2.0 },
+                }
+                if rem[s] == 1 && !is_out[s] {
+                    sc -= w.kill;
+                }
+            }
+            let d = n_in + k;
+            if rem[d] > 0 {
+                sc += w.result;
+            }
+            sc -= w.recent * rec as f64 / step as f64;
+            sc += w.noise * unit(rng);
+            if sc < best.0 {
+                best = (sc, idx);
+            }
+        }
+        let k = ready.swap_remove(best.1);
+        order.push(k);
+        let (a, b) = slp.ops[k];
+        for s in [a, b] {
+            rem[s] -= 1;
+            if rem[s] == 0 {
+                if touch[s].take().is_some() {
+                    n_res -= 1;
+                }
+            } else {
+                if touch[s].is_none() {
+                    n_res += 1;
+                }
+                touch[s] = Some(step);
+            }
+        }
+        let d = n_in + k;
+        if rem[d] > 0 {
+            touch[d] = Some(step);
+            n_res += 1;
+        }
+        while n_res > w.capacity {
+            // evict the least recently touched (not touched this step)
+            let victim = (0..n)
+                .filter(|&s| touch[s].is_some_and(|t| t < step))
+                .min_by_key(|&s| touch[s]);
+            match victim {
+                Some(v) => {
+                    touch[v] = None;
+                    n_res -= 1;
+                }
+                None => break,
+            }
+        }
+        for &u in &users[d] {
+            waiting[u] -= 1;
+            if waiting[u] == 0 {
+                ready.push(u);
+            }
+        }
+        // users listed twice (a ^ a never occurs) cannot underflow: one entry per operand
+        step += 1;
+    }
+    order
+}
+
+/// The best order found and its allocation.
+pub struct Best {
+    /// The emitted body.
+    pub insns: Vec<Insn>,
+    /// Allocation choices of the winner.
+    pub params: AllocParams,
+}
+
+/// Search budget (deterministic for a given seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Randomised list-scheduling restarts (each with random weights and allocator choices).
+    pub restarts: usize,
+    /// Local-search moves on the best order.
+    pub polish: usize,
+    /// Seed of the generator.
+    pub seed: u64,
+}
+
+fn param_choices() -> Vec<AllocParams> {
+    let mut v = Vec::new();
+    for &clean_bonus in &[0usize, 2, 4, 8, 16] {
+        for &defer_stores in &[false, true] {
+            v.push(AllocParams {
+                clean_bonus,
+                pair_loads: true,
+                pair_stores: true,
+                defer_stores,
+            });
+        }
+    }
+    v
+}
+
+fn eval(slp: &Slp, order: &[usize], p: AllocParams) -> Option<Vec<Insn>> {
+    allocate(slp, order, p).ok().map(|a| a.insns)
+}
+
+/// Search orders and allocator choices; return the shortest routine body.
+pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
+    let live = live_ops(slp);
+    let mut rng = SplitMix64::new(budget.seed);
+    let choices = param_choices();
+    let mut best: Option<(Vec<Insn>, Vec<usize>, AllocParams)> = None;
+    let consider = |order: Vec<usize>,
+                    p: AllocParams,
+                    best: &mut Option<(Vec<Insn>, Vec<usize>, AllocParams)>| {
+        if let Some(ins) = eval(slp, &order, p) {
+            if best.as_ref().is_none_or(|b| ins.len() < b.0.len()) {
+                *best = Some((ins, order, p));
+            }
+        }
+    };
+    // the program's own order, with every allocator choice
+    let given: Vec<usize> = (0..slp.ops.len()).filter(|&k| live[k]).collect();
+    for &p in &choices {
+        consider(given.clone(), p, &mut best);
+    }
+    for r in 0..budget.restarts {
+        let w = if r == 0 {
+            Weights {
+                miss: 1.0,
+                kill: 1.0,
+                result: 0.5,
+                recent: 0.5,
+                noise: 0.0,
+                capacity: 12,
+            }
+        } else {
+            Weights {
+                miss: 0.25 + 2.0 * unit(&mut rng),
+                kill: 2.0 * unit(&mut rng),
+                result: unit(&mut rng),
+                recent: 2.0 * unit(&mut rng),
+                noise: unit(&mut rng),
+                capacity: 9 + rng.below(5),
+            }
+        };
+        let order = list_schedule(slp, &live, w, &mut rng);
+        for &p in &choices {
+            consider(order.clone(), p, &mut best);
+        }
+    }
+    let Some((mut ins, mut order, p)) = best else {
+        return Err(FwgenError::Internal(
+            "no instruction order could be allocated".into(),
+        ));
+    };
+    // local search: move one XOR within its dependency window, keep if not longer
+    let n_in = slp.n_in;
+    for _ in 0..budget.polish {
+        if order.len() < 2 {
+            break;
+        }
+        let i = rng.below(order.len());
+        let k = order[i];
+        let (a, b) = slp.ops[k];
+        let d = n_in + k;
+        // earliest: after the producers of a and b; latest: before the first reader of d
+        let mut lo = 0usize;
+        for (j, &kk) in order.iter().enumerate() {
+            if n_in + kk == a || n_in + kk == b {
+                lo = lo.max(j + 1);
+            }
+        }
+        let mut hi = order.len() - 1;
+        for (j, &kk) in order.iter().enumerate().skip(i + 1) {
+            let (x, y) = slp.ops[kk];
+            if x == d || y == d {
+                hi = j - 1;
+                break;
+            }
+        }
+        if hi <= lo {
+            continue;
+        }
+        let tgt = lo + rng.below(hi - lo + 1);
+        if tgt == i {
+            continue;
+        }
+        let mut cand = order.clone();
+        let op = cand.remove(i);
+        cand.insert(tgt, op);
+        if let Some(ci) = eval(slp, &cand, p) {
+            if ci.len() <= ins.len() {
+                ins = ci;
+                order = cand;
+            }
+        }
+    }
+    Ok(Best {
+        insns: ins,
+        params: p,
+    })
+}

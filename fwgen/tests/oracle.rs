@@ -1,0 +1,181 @@
+//! Every emitted routine, run by the host-side interpreter of the assembly text
+//! (`fwgen::thumb2::sim`, the test oracle), computes its program's matrix: checked on all unit
+//! vectors and on random words, for many seeded random matrices and random programs.
+
+use algebra::slp::Slp;
+use fwgen::thumb2::schedule::SplitMix64 as SplitMix;
+use fwgen::thumb2::{emit, sim, Budget, EmitOptions};
+
+/// Naive program: output i is the XOR chain of the inputs of row i.
+fn naive(rows: &[Vec<bool>], n_in: usize) -> Slp {
+    let mut ops = Vec::new();
+    let mut outputs = Vec::new();
+    for row in rows {
+        let cols: Vec<usize> = (0..n_in).filter(|&q| row[q]).collect();
+        let mut acc = cols.first().copied();
+        for &q in cols.iter().skip(1) {
+            let a = acc.unwrap_or(q);
+            ops.push((a, q));
+            acc = Some(n_in + ops.len() - 1);
+        }
+        outputs.push(acc);
+    }
+    Slp { n_in, ops, outputs }
+}
+
+/// A random well-formed program (shared temporaries, outputs that are inputs, repeated
+/// outputs and zero outputs all occur).
+fn random_slp(rng: &mut SplitMix, n_in: usize, n_ops: usize, n_out: usize) -> Slp {
+    let mut ops = Vec::new();
+    for k in 0..n_ops {
+        let n = n_in + k;
+        let a = if k > 0 && rng.below(2) == 0 {
+            n - 1 - rng.below(k.min(4))
+        } else {
+            rng.below(n)
+        };
+        let mut b = rng.below(n);
+        if b == a {
+            b = (a + 1) % n;
+        }
+        ops.push((a, b));
+    }
+    let n = n_in + n_ops;
+    let outputs = (0..n_out)
+        .map(|_| match rng.below(10) {
+            0 => None,
+            1 => Some(rng.below(n_in)),
+            _ => Some(n - 1 - rng.below(n_ops.clamp(1, 3 * n_out))),
+        })
+        .collect();
+    Slp { n_in, ops, outputs }
+}
+
+fn rows_of(slp: &Slp) -> Vec<u64> {
+    // output i as a mask over inputs, by evaluating on unit vectors (n_in <= 64)
+    let unit: Vec<u64> = (0..slp.n_in).map(|q| 1u64 << q).collect();
+    slp.eval(&unit)
+}
+
+fn check(slp: &Slp, opts: &EmitOptions, rng: &mut SplitMix) {
+    let r = emit("fw_test", slp, opts).expect("emit");
+    assert!(r.asm.is_ascii());
+    let masks = rows_of(slp);
+    let n_out = slp.outputs.len();
+    // unit vectors, 32 at a time: lane j of input word q is bit j of e_{q} for q in a block
+    for q in 0..slp.n_in {
+        let input: Vec<u32> = (0..slp.n_in)
+            .map(|p| u32::from(p == q) * 0xffff_ffff)
+            .collect();
+        let out = sim::run(&r.asm, "fw_test", &input, n_out).expect("sim");
+        for i in 0..n_out {
+            let want = if (masks[i] >> q) & 1 == 1 {
+                0xffff_ffff
+            } else {
+                0
+            };
+            assert_eq!(out[i], want, "unit vector {q}, output {i}\n{}", r.asm);
+        }
+    }
+    for _ in 0..4 {
+        let input: Vec<u32> = (0..slp.n_in).map(|_| rng.next_u64() as u32).collect();
+        let out = sim::run(&r.asm, "fw_test", &input, n_out).expect("sim");
+        for i in 0..n_out {
+            let want = (0..slp.n_in)
+                .filter(|&q| (masks[i] >> q) & 1 == 1)
+                .fold(0u32, |acc, q| acc ^ input[q]);
+            assert_eq!(out[i], want, "random input, output {i}");
+        }
+    }
+    // static counts agree with the text and with the program
+    let body = r
+        .asm
+        .lines()
+        .filter(|l| l.starts_with("    ") && !l.trim_start().starts_with('.'))
+        .count();
+    assert_eq!(r.stats.total, body);
+    assert!(r.stats.eor <= slp.xor_count());
+}
+
+#[test]
+fn random_matrices_naive_programs() {
+    let mut rng = SplitMix::new(11);
+    let opts = EmitOptions {
+        budget: Budget {
+            restarts: 6,
+            polish: 200,
+            seed: 3,
+        },
+    };
+    for t in 0..40 {
+        let n_in = 1 + rng.below(32);
+        let n_out = 1 + rng.below(32);
+        let density = 1 + rng.below(3);
+        let rows: Vec<Vec<bool>> = (0..n_out)
+            .map(|_| (0..n_in).map(|_| rng.below(4) < density).collect())
+            .collect();
+        let slp = naive(&rows, n_in);
+        slp.verify(&rows).expect("naive program");
+        let _ = t;
+        check(&slp, &opts, &mut rng);
+    }
+}
+
+#[test]
+fn random_programs() {
+    let mut rng = SplitMix::new(12);
+    let opts = EmitOptions {
+        budget: Budget {
+            restarts: 6,
+            polish: 200,
+            seed: 5,
+        },
+    };
+    for _ in 0..60 {
+        let n_in = 2 + rng.below(31);
+        let n_ops = rng.below(160);
+        let n_out = 1 + rng.below(32);
+        let slp = random_slp(&mut rng, n_in, n_ops, n_out);
+        slp.check_form().expect("well formed");
+        check(&slp, &opts, &mut rng);
+    }
+}
+
+#[test]
+fn dense_32x32_uses_spills() {
+    // dense rows force spills and pointer reloads
+    let mut rng = SplitMix::new(13);
+    let opts = EmitOptions {
+        budget: Budget {
+            restarts: 4,
+            polish: 100,
+            seed: 7,
+        },
+    };
+    for _ in 0..5 {
+        let rows: Vec<Vec<bool>> = (0..32)
+            .map(|_| (0..32).map(|_| rng.below(2) == 0).collect())
+            .collect();
+        let slp = random_slp(&mut rng, 32, 220, 32);
+        check(&slp, &opts, &mut rng);
+        check(&naive(&rows, 32), &opts, &mut rng);
+    }
+}
+
+#[test]
+fn bad_inputs_are_errors() {
+    let slp = Slp {
+        n_in: 2,
+        ops: vec![(0, 5)],
+        outputs: vec![Some(2)],
+    };
+    assert!(emit("f", &slp, &EmitOptions::default()).is_err());
+    let ok = Slp {
+        n_in: 2,
+        ops: vec![(0, 1)],
+        outputs: vec![Some(2)],
+    };
+    assert!(emit("9bad", &ok, &EmitOptions::default()).is_err());
+    assert!(emit("has space", &ok, &EmitOptions::default()).is_err());
+    assert!(emit("good_name", &ok, &EmitOptions::default()).is_ok());
+}
