@@ -183,7 +183,7 @@ pub fn min_c(n: u64, big_n: u64) -> u64 {
 /// The c rule (module docs): `c ≡ 0 (mod 32)`, `c ≤ N`, `N + c ≥ 2n − 1`. n must already
 /// satisfy [`check_n`].
 pub fn check_c(c: u64, n: u64, big_n: u64) -> Result<(), RuleError> {
-    if c % 32 != 0 {
+    if !c.is_multiple_of(32) {
         return Err(RuleError::CNotWordMultiple { c });
     }
     if c > big_n {

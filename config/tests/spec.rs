@@ -100,7 +100,8 @@ fn restamped(tag: &str, edit: impl Fn(&mut Value)) -> ConfigError {
 
 #[test]
 fn restamped_corruptions_name_their_field() {
-    let cases: Vec<(&str, &str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, &str, Edit)> = vec![
         (
             "schema",
             "schema_version",

@@ -21,7 +21,7 @@ fn kat_first_entry_matches_and_writes_file() {
             "--count",
             "1",
             "--json",
-            "--out",
+            "--rsp-out",
         ])
         .arg(&out)
         .output()
@@ -108,7 +108,8 @@ fn restamped_copy(tag: &str, edit: &dyn Fn(&mut serde_json::Value)) -> std::path
 #[test]
 fn kat_params_refuses_what_fafft_config_refuses() {
     use serde_json::json;
-    let cases: Vec<(&str, &str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(&str, &str, Edit)> = vec![
         (
             "schema",
             "schema_version 99",
@@ -196,4 +197,197 @@ fn kat_params_accepts_the_smallest_c() {
         String::from_utf8_lossy(&o.stderr)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One vocabulary: `--json` is JSON on stdout, `--out FILE` the same bytes in FILE; `--out`
+// writes through devices, FIFOs and symbolic links; errors are one sentence, exit 2.
+
+fn tmp(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("hqc-verify-cli-vocab-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("tmp");
+    d
+}
+
+const KAT1: [&str; 7] = ["kat", "--level", "1", "--flavour", "v5.0.0", "--count", "1"];
+
+#[test]
+fn out_file_holds_the_bytes_json_prints() {
+    let d = tmp("same-bytes");
+    let f = d.join("kat.json");
+    let o = bin()
+        .args(KAT1)
+        .args(["--json", "--out"])
+        .arg(&f)
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&f).expect("--out written"), o.stdout);
+    // without --json: text on stdout, the JSON still in --out
+    let o = bin()
+        .args(KAT1)
+        .arg("--out")
+        .arg(&f)
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success());
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&f).expect("read")).expect("JSON in --out");
+    assert_eq!(v[0]["matches"], true);
+    assert!(serde_json::from_slice::<serde_json::Value>(&o.stdout).is_err());
+    // profile and pin speak the same vocabulary
+    let o = bin()
+        .args([
+            "profile",
+            "--level",
+            "1",
+            "--flavour",
+            "2026-02",
+            "--iterations",
+            "1",
+        ])
+        .args(["--json", "--out"])
+        .arg(d.join("profile.json"))
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(d.join("profile.json")).expect("profile --out"),
+        o.stdout
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn out_writes_through_devices_fifos_and_symlinks() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = tmp("special");
+    // /dev/null stays a character device
+    let o = bin()
+        .args(KAT1)
+        .args(["--out", "/dev/null"])
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m = std::fs::metadata("/dev/null").expect("/dev/null");
+    assert!(m.file_type().is_char_device(), "/dev/null was replaced");
+    // a symbolic link: the target is written, the link stays a link
+    let target = d.join("target.json");
+    let link = d.join("link.json");
+    std::fs::write(&target, "old").expect("write");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let o = bin()
+        .args(KAT1)
+        .args(["--json", "--out"])
+        .arg(&link)
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(&link)
+        .expect("link")
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&target).expect("target"), o.stdout);
+    // a FIFO: written through to its reader, not replaced
+    let fifo = d.join("fifo");
+    let st = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(st.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).expect("read fifo"))
+    };
+    let o = bin()
+        .args(KAT1)
+        .args(["--json", "--out"])
+        .arg(&fifo)
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(reader.join().expect("reader"), o.stdout);
+    assert!(std::fs::symlink_metadata(&fifo)
+        .expect("fifo")
+        .file_type()
+        .is_fifo());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Exit 2, and stderr is one `error:` sentence that contains `needle` once.
+fn one_error(args: &[&str], needle: &str) {
+    let t = std::time::Instant::now();
+    let o = bin().args(args).output().expect("binary runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(lines.len(), 1, "{args:?}: one error line expected: {err}");
+    assert_eq!(
+        lines[0].matches(needle).count(),
+        1,
+        "{args:?}: {needle:?} once in {:?}",
+        lines[0]
+    );
+    assert!(
+        !lines[0].contains("Error {") && !lines[0].contains("Os {"),
+        "{args:?}: a sentence, not a Debug dump: {}",
+        lines[0]
+    );
+    assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+    assert!(t.elapsed().as_secs() < 60, "{args:?}: refused up front");
+}
+
+#[test]
+fn errors_are_one_sentence() {
+    let d = tmp("errors");
+    let dir = d.display().to_string();
+    // an unwritable --out is refused before any work (100 entries would take a while)
+    one_error(
+        &["kat", "--out", "/nonexistent-dir/kat.json"],
+        "No such file or directory",
+    );
+    one_error(&["kat", "--count", "1", "--out", &dir], "--out");
+    one_error(
+        &["kat", "--count", "1", "--kat-dir", "/nonexistent/kat"],
+        "does not exist",
+    );
+    one_error(
+        &["board", "--params", "/nonexistent/params.json"],
+        "does not exist",
+    );
+    one_error(
+        &[
+            "board",
+            "--params",
+            "/nonexistent/params.json",
+            "--out",
+            &dir,
+        ],
+        "--out",
+    );
+    one_error(&["pin", "--kat-dir", "/nonexistent/kat"], "does not exist");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn kat_params_runs_the_level_of_its_n() {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../results/export/hqc3-published/params.json");
+    let o = bin()
+        .args([
+            "kat",
+            "--flavour",
+            "2026-02",
+            "--count",
+            "1",
+            "--json",
+            "--params",
+        ])
+        .arg(&p)
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let runs = v.as_array().expect("array");
+    assert_eq!(runs.len(), 1, "only the level of n = 35851");
+    assert_eq!(runs[0]["level"], "HQC-3");
+    assert_eq!(runs[0]["matches"], true);
 }

@@ -8,6 +8,10 @@
 //! progress) → [`report`] (proof of the optima, JSON, merge of shards); [`single`] is the
 //! one-configuration report, [`sparse`] the representation-free admissibility test and
 //! enumeration of sparse minimal polynomials, [`moduli`] wires a scan together.
+//!
+//! The configuration of a multiplier (rules, published β, derivation, params.json, headers, the
+//! cost model and the XOR-program generator) lives in the `fafft-config` crate; [`codegen`] and
+//! [`cost`] re-export its modules under their old paths, and [`export`] is the thin command.
 
 pub mod atomic;
 pub mod codegen;

@@ -77,7 +77,7 @@ pub const MAX_PRICED_C: u64 = 1 << 24;
 /// 32): the factorisations `c/32 = w0·2^k·3^j` with `w0 ≤ 8` and, always available, the
 /// schoolbook product of `c/32` words. Ties keep the first in that order.
 pub fn cheapest_residue_method(c: u64, table: &CostTable) -> Result<ResidueMethod, CostError> {
-    if c == 0 || c % 32 != 0 {
+    if c == 0 || !c.is_multiple_of(32) {
         return Err(CostError::BadResidueSize { c });
     }
     if c > MAX_PRICED_C {
