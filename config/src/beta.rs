@@ -21,8 +21,10 @@ pub fn parse_elem(input: &str, m: u32) -> Result<u64, BetaError> {
         input: input.to_string(),
         reason,
     };
-    if m == 0 || m > 64 || m % 4 != 0 {
-        return Err(bad(format!("field degree m = {m} is not a multiple of 4 in 4..=64")));
+    if m == 0 || m > 64 || !m.is_multiple_of(4) {
+        return Err(bad(format!(
+            "field degree m = {m} is not a multiple of 4 in 4..=64"
+        )));
     }
     let s = input.trim();
     let digits = s

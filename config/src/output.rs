@@ -198,19 +198,8 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
             let (dir, _) = dir_and_name(&p)?;
             match std::fs::metadata(&dir) {
                 Ok(m) if m.is_dir() => {}
-                Ok(_) => {
-                    return Err(refuse(&dir, "not a directory"));
-                }
-                Err(e) => {
-                    return Err(ctx(
-                        e,
-                        format!(
-                            "cannot write {}: directory {}",
-                            path.display(),
-                            dir.display()
-                        ),
-                    ))
-                }
+                Ok(_) => return Err(refuse(&dir, "not a directory")),
+                Err(e) => return Err(ctx(e, format!("directory {}", dir.display()))),
             }
             let tmp = temp_path(&p);
             std::fs::OpenOptions::new()
@@ -220,11 +209,7 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
                 .map_err(|e| {
                     ctx(
                         e,
-                        format!(
-                            "cannot write {}: directory {} does not accept a new file",
-                            path.display(),
-                            dir.display()
-                        ),
+                        format!("directory {} does not accept a new file", dir.display()),
                     )
                 })?;
             let _ = std::fs::remove_file(&tmp);

@@ -1,5 +1,5 @@
 //! CRT split planner: `search crt --n N [--m 32] [--json] [--cost-table FILE]`
-//! (`fafft-math.md` §9, §11.2, §15.4).
+//! (`docs/fafft.md` §9, §9.8, §11.3).
 //!
 //! For a product of two n-bit polynomials (2n − 1 bits) the planner enumerates:
 //!
@@ -71,8 +71,18 @@ pub enum CrtError {
         reason: String,
     },
     /// A `--beta` argument could not be parsed.
-    #[error("bad --beta `{text}`: expected L:0xHEX (e.g. 10:0x00103674)")]
-    BetaSyntax { text: String },
+    #[error("bad --beta `{text}`: {reason} (expected L:0xHEX, e.g. 10:0x00103674)")]
+    BetaSyntax { text: String, reason: String },
+    /// `--max-residue-ratio` is not a finite number in range.
+    #[error("bad --max-residue-ratio {ratio}: need a finite number with 0 < RATIO <= {max} (residue rings with c_min <= RATIO·N are considered; each doubling of RATIO adds a smaller transform size, whose modulus scan is twice as large)")]
+    BadRatio { ratio: f64, max: f64 },
+    /// A moduli file covers only part of the admissible space and cannot stand for all of it.
+    #[error("moduli file {path} is {what}; {fix}")]
+    PartialModuli {
+        path: String,
+        what: String,
+        fix: String,
+    },
     /// The two moduli share a factor.
     #[error("moduli are not coprime: M1 (l = {l1}, β = {beta1:#x}) and M2 (l = {l2}, β = {beta2:#x}) have a gcd of degree {gcd_degree}")]
     NotCoprime {
@@ -97,6 +107,7 @@ pub enum CrtError {
     #[error("cannot write {path}: {source}")]
     Write {
         path: String,
+        #[source]
         source: std::io::Error,
     },
     /// Cost model error.
@@ -366,7 +377,10 @@ pub fn candidates(
 /// Parse a moduli JSON of `search moduli` (keys m, l, best, top; tolerant: `best`/`top` may be
 /// objects or arrays; each entry needs a β as `beta`/`beta_hex` (hex string or integer), or a
 /// minimal polynomial as `p`/`P`/`minpoly` from which β is recovered as a root).
-pub fn parse_moduli_file(path: &std::path::Path) -> Result<(u32, u32, Vec<u32>), CrtError> {
+/// Also returns how much of the admissible space the file covers.
+pub fn parse_moduli_file(
+    path: &std::path::Path,
+) -> Result<(u32, u32, Vec<u32>, crate::report::Coverage), CrtError> {
     let p = path.display().to_string();
     let err = |msg: String| CrtError::ModuliFile {
         path: p.clone(),
@@ -374,8 +388,16 @@ pub fn parse_moduli_file(path: &std::path::Path) -> Result<(u32, u32, Vec<u32>),
     };
     let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
-    let m = json_u64(v.get("m")).ok_or_else(|| err("missing integer key `m`".into()))? as u32;
-    let l = json_u64(v.get("l")).ok_or_else(|| err("missing integer key `l`".into()))? as u32;
+    let small = |k: &str| -> Result<u32, CrtError> {
+        let x = json_u64(v.get(k)).ok_or_else(|| err(format!("missing integer key `{k}`")))?;
+        u32::try_from(x)
+            .ok()
+            .filter(|&x| x <= 128)
+            .ok_or_else(|| err(format!("`{k}` = {x} is out of range")))
+    };
+    let m = small("m")?;
+    let l = small("l")?;
+    let coverage = crate::report::Coverage::of_json(&v, m, l);
     let mut entries = Vec::new();
     for key in ["best", "top"] {
         match v.get(key) {
@@ -386,11 +408,20 @@ pub fn parse_moduli_file(path: &std::path::Path) -> Result<(u32, u32, Vec<u32>),
     }
     let mut betas = Vec::new();
     for e in &entries {
-        if let Some(b) = ["beta", "beta_hex"]
+        if let Some((k, b)) = ["beta", "beta_hex"]
             .iter()
-            .find_map(|k| json_u64(e.get(*k)))
+            .find_map(|k| e.get(*k).filter(|x| !x.is_null()).map(|x| (*k, x)))
         {
-            betas.push(b as u32);
+            let b = match b {
+                serde_json::Value::String(t) => {
+                    fafft_config::beta::parse_u32(t).map_err(|x| err(format!("`{k}`: {x}")))?
+                }
+                other => other
+                    .as_u64()
+                    .and_then(|x| u32::try_from(x).ok())
+                    .ok_or_else(|| err(format!("`{k}` = {other} is not an element of F_2^32")))?,
+            };
+            betas.push(b);
         } else if let Some(pp) = ["p", "P", "minpoly", "p_hex"]
             .iter()
             .find_map(|k| json_u64(e.get(*k)))
@@ -413,7 +444,7 @@ pub fn parse_moduli_file(path: &std::path::Path) -> Result<(u32, u32, Vec<u32>),
     // caller sorts by the total key).
     betas.sort_unstable();
     betas.dedup();
-    Ok((m, l, betas))
+    Ok((m, l, betas, coverage))
 }
 
 fn json_u64(v: Option<&serde_json::Value>) -> Option<u64> {
@@ -559,55 +590,8 @@ pub struct Plan {
     pub cost: Breakdown,
 }
 
-/// A published configuration.
-#[derive(Clone, Copy, Debug)]
-pub struct Published {
-    /// Level name.
-    pub level: &'static str,
-    /// n.
-    pub n: u64,
-    /// l (m = 32).
-    pub l: u32,
-    /// c (0 = no residue ring).
-    pub c: u64,
-    /// β.
-    pub beta: u32,
-    /// Chain of the published tables.
-    pub chain: Chain,
-    /// Source.
-    pub source: &'static str,
-}
-
-/// The published HQC configurations for m = 32 (`fafft-math.md` §9.1).
-pub const PUBLISHED: [Published; 3] = [
-    Published {
-        level: "HQC-1",
-        n: 17_669,
-        l: 10,
-        c: 3072,
-        beta: 0x0010_3674,
-        chain: Chain::Artifact,
-        source: "HQC-1 published: 2^15 + x^3072, artifact β (ePrint 2026/739)",
-    },
-    Published {
-        level: "HQC-3",
-        n: 35_851,
-        l: 11,
-        c: 8192,
-        beta: 0x0010_3674,
-        chain: Chain::Artifact,
-        source: "HQC-3 published: 2^16 + x^8192, artifact β (ePrint 2026/739)",
-    },
-    Published {
-        level: "HQC-5",
-        n: 57_637,
-        l: 12,
-        c: 0,
-        beta: 0x0001_2f9a,
-        chain: Chain::Default,
-        source: "HQC-5 published: 2^17 alone, canonical β (ePrint 2026/739, IoT-J'25)",
-    },
-];
+/// The published HQC configurations for m = 32: defined once in [`fafft_config::published`].
+pub use fafft_config::published::{Published, PUBLISHED};
 
 /// Everything the planner needs besides n.
 pub struct PlanConfig {
@@ -755,24 +739,15 @@ impl Ctx<'_> {
             chain: chain.name(),
             beta_source: source.into(),
             xor_programs,
-            truncated_encode: 2 * self.n <= nb,
+            truncated_encode: self.n <= nb / 2,
         })
     }
 
     fn single(&mut self, md: &ModulusInfo, chain: Chain, src: &str) -> Result<Plan, CrtError> {
         let t = self.transform_info(md, chain, src)?;
         let tc = &t.xor_programs;
-        let fwd = cost::forward_ops(tc, t.truncated_encode) * self.fwd_count();
-        let pw = cost::pointwise_ops(self.cfg.m, md.l)?;
-        let inv = cost::inverse_ops(tc);
-        let cost = Breakdown::new(
-            fwd,
-            pw,
-            inv,
-            OpCount::default(),
-            OpCount::default(),
-            &self.cfg.table,
-        );
+        let cost =
+            cost::config_cost(tc, self.n, None, self.fwd_count(), &self.cfg.table)?.breakdown;
         Ok(Plan {
             rank: 0,
             kind: PlanKind::Single,
@@ -797,12 +772,13 @@ impl Ctx<'_> {
     ) -> Result<Plan, CrtError> {
         let t = self.transform_info(md, chain, src)?;
         let tc = &t.xor_programs;
-        let fwd = cost::forward_ops(tc, t.truncated_encode) * self.fwd_count();
-        let pw = cost::pointwise_ops(self.cfg.m, md.l)?;
-        let inv = cost::inverse_ops(tc);
-        let res = cost::residue_ops(&method)?;
-        let (rec, sc) = cost::reconstruction_ops(&md.cnt_array(), t.n_bits, &method)?;
-        let cost = Breakdown::new(fwd, pw, inv, res, rec, &self.cfg.table);
+        let cnt = md.cnt_array();
+        let part = cost::ResiduePart {
+            method,
+            residue_counts: &cnt,
+        };
+        let cc = cost::config_cost(tc, self.n, Some(part), self.fwd_count(), &self.cfg.table)?;
+        let (cost, sc) = (cc.breakdown, cc.sparse.unwrap_or_default());
         let rc = method.cost()?;
         Ok(Plan {
             rank: 0,
@@ -870,22 +846,38 @@ impl Ctx<'_> {
     }
 }
 
+/// Largest accepted `--max-residue-ratio`.
+pub const MAX_RESIDUE_RATIO: f64 = 8.0;
+
+/// `2n − 1`, the number of bits of the product of two n-bit polynomials (None on overflow or
+/// for n = 0).
+pub fn product_bits(n: u64) -> Option<u64> {
+    n.checked_mul(2)?.checked_sub(1)
+}
+
 /// Enumerate and rank all plans for n-bit operands.
 pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, CrtError> {
     let m = cfg.m;
     if !matches!(m, 8 | 16 | 32) {
         return Err(CrtError::UnsupportedM { m });
     }
+    let ratio = cfg.max_residue_ratio;
+    if !(ratio.is_finite() && ratio > 0.0 && ratio <= MAX_RESIDUE_RATIO) {
+        return Err(CrtError::BadRatio {
+            ratio,
+            max: MAX_RESIDUE_RATIO,
+        });
+    }
     let max_l = m / 2 - 1;
     let max_bits = (m as u64) << max_l;
-    let need = (2 * n).saturating_sub(1);
-    if n < 2 || need > max_bits {
+    let need = product_bits(n).filter(|&b| n >= 2 && b <= max_bits);
+    let Some(need) = need else {
         return Err(CrtError::BadN {
             n,
             m,
             max: max_bits,
         });
-    }
+    };
     let mut ctx = Ctx {
         n,
         cfg,
@@ -1221,7 +1213,18 @@ impl CrtArgs {
         cfg.cached_operand = self.cached_operand;
         cfg.two_moduli = !self.no_two_moduli;
         for path in &self.moduli {
-            let (fm, l, betas) = parse_moduli_file(path)?;
+            let (fm, l, betas, coverage) = parse_moduli_file(path)?;
+            if let crate::report::Coverage::Shard { index, count } = coverage {
+                return Err(CrtError::PartialModuli {
+                    path: path.display().to_string(),
+                    what: format!(
+                        "shard {index}/{count} of a split scan: it holds only part of the admissible orbits, so its lightest modulus need not be the lightest"
+                    ),
+                    fix: format!(
+                        "join all {count} parts with `search merge PARTS... --out FILE` and give the merged file"
+                    ),
+                });
+            }
             if fm != self.m {
                 return Err(CrtError::ModuliFile {
                     path: path.display().to_string(),
@@ -1234,7 +1237,12 @@ impl CrtArgs {
                 .collect::<Result<Vec<_>, _>>()?;
             v.sort_by_key(|x| x.key());
             v.dedup_by_key(|x| x.key());
-            cfg.given.insert(l, (v, format!("file {}", path.display())));
+            let source = if coverage.is_complete() {
+                format!("file {}", path.display())
+            } else {
+                format!("file {} ({})", path.display(), coverage.describe())
+            };
+            cfg.given.insert(l, (v, source));
         }
         for b in &self.beta {
             let (l, beta) = parse_beta_arg(b)?;
@@ -1250,17 +1258,21 @@ impl CrtArgs {
     }
 }
 
-/// Parse `L:0xHEX`.
+/// Parse `L:HEX` (β by the one rule of [`fafft_config::beta`]: `0x` optional, at most 8 hex
+/// digits, no sign).
 pub fn parse_beta_arg(text: &str) -> Result<(u32, u32), CrtError> {
-    let bad = || CrtError::BetaSyntax { text: text.into() };
-    let (l, b) = text.split_once(':').ok_or_else(bad)?;
-    let l: u32 = l.trim().parse().map_err(|_| bad())?;
-    let b = b.trim();
-    let h = b
-        .strip_prefix("0x")
-        .or_else(|| b.strip_prefix("0X"))
-        .ok_or_else(bad)?;
-    let beta = u32::from_str_radix(h, 16).map_err(|_| bad())?;
+    let bad = |reason: String| CrtError::BetaSyntax {
+        text: text.into(),
+        reason,
+    };
+    let (l, b) = text
+        .split_once(':')
+        .ok_or_else(|| bad("no ':' between L and β".into()))?;
+    let l: u32 = l
+        .trim()
+        .parse()
+        .map_err(|_| bad(format!("L = '{}' is not a non-negative integer", l.trim())))?;
+    let beta = fafft_config::beta::parse_u32(b).map_err(|e| bad(e.to_string()))?;
     Ok((l, beta))
 }
 
@@ -1342,6 +1354,12 @@ pub fn render_text(r: &PlanReport) -> String {
 
 /// Run `search crt`.
 pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
+    if let Some(out) = &args.out {
+        crate::atomic::check_writable(out).map_err(|source| CrtError::Write {
+            path: out.display().to_string(),
+            source,
+        })?;
+    }
     let cfg = args.config()?;
     let cache = ScanCache::new();
     let mut report = plan(args.n, &cfg, &cache)?;

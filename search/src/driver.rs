@@ -205,6 +205,15 @@ pub fn config_diff(a: &RunConfig, b: &RunConfig) -> String {
     out.join("; ")
 }
 
+/// The line a resumed run prints: how far the checkpoint got.
+pub fn resume_note(path: &Path, done: usize, total: usize) -> String {
+    format!(
+        "resuming from checkpoint {}: {done} of {total} chunks done, {} to go",
+        path.display(),
+        total - done
+    )
+}
+
 /// Run all chunks of this shard and return the merged result.
 pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> Result<ChunkResult> {
     let count = source.chunk_count();
@@ -213,12 +222,23 @@ pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> R
         .map_or((0usize, 1usize), |s| (s.index as usize, s.count as usize));
     let mine: Vec<usize> = (0..count).filter(|i| i % ss == si).collect();
 
-    let (mut done, mut acc) = match &opts.checkpoint {
-        Some(p) => load_checkpoint(p, config, count)?,
+    let loaded = match &opts.checkpoint {
+        Some(p) => {
+            // temporary files of runs that were killed while saving this checkpoint
+            crate::atomic::remove_stale_temps(p);
+            load_checkpoint(p, config, count)?
+        }
         None => None,
-    }
-    .unwrap_or_else(|| (BTreeSet::new(), ChunkResult::new(config.top_limit)));
+    };
+    let resumed = loaded.is_some();
+    let (mut done, mut acc) =
+        loaded.unwrap_or_else(|| (BTreeSet::new(), ChunkResult::new(config.top_limit)));
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
+    if let (true, Some(p)) = (resumed, &opts.checkpoint) {
+        if opts.progress {
+            eprintln!("{}", resume_note(p, mine.len() - todo.len(), mine.len()));
+        }
+    }
 
     let threads = opts
         .threads

@@ -89,5 +89,14 @@ pub enum SearchError {
     Json(#[from] serde_json::Error),
 }
 
+impl From<fafft_config::beta::BetaError> for SearchError {
+    fn from(e: fafft_config::beta::BetaError) -> Self {
+        SearchError::BadBeta {
+            input: e.input,
+            reason: e.reason,
+        }
+    }
+}
+
 /// Result alias of the search library.
 pub type Result<T> = std::result::Result<T, SearchError>;

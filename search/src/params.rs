@@ -1,6 +1,6 @@
 //! Parameters of a search: field degree and Cantor basis per m, hex field elements, shard specs.
 //!
-//! Supported fields (`fafft-math.md` §3.2, §14):
+//! Supported fields (`docs/fafft.md` §2.4, §3.2):
 //!
 //! | m   | representation | Cantor top `v_{m−1}` |
 //! |-----|----------------|----------------------|
@@ -10,7 +10,8 @@
 //! | 64  | `F2[z]/(z^64+z^4+z^3+z+1)` (`bitpolymul2`) | `0x9dc338f8399031b4` |
 //! | 128 | none: representation-free search over P only (§8.2) | — |
 //!
-//! Field elements are written as hex strings of exactly `m/4` digits (`0x00103674` for m = 32)
+//! Field elements are written as hex strings of at most `m/4` digits (parsed by the one rule of
+//! [`fafft_config::beta`]) (`0x00103674` for m = 32)
 //! in the representation above; the canonical shift `v_{m/2}` depends on the basis (§3.4), so
 //! every report names the basis.
 
@@ -20,7 +21,7 @@ use algebra::field::{BinaryField, Poly64, Tower};
 use algebra::gf2x::Poly;
 use algebra::AlgebraError;
 
-/// The published Cantor top of the `bitpolymul2` basis of F_{2^64} (`fafft-math.md` §2.2, §8.5).
+/// The published Cantor top of the `bitpolymul2` basis of F_{2^64} (`docs/fafft.md` §2.2; `docs/test-vectors.md` §6).
 pub const POLY64_CANTOR_TOP: u64 = 0x9dc338f8399031b4;
 
 /// Largest supported log2 N (N = m·2^l, the degree of M).
@@ -63,36 +64,6 @@ pub fn parse_hex_poly(s: &str, m: u32) -> Option<u128> {
         return None;
     }
     u128::from_str_radix(&digits[1..], 16).ok()
-}
-
-/// Parse a field element written in hex (`0x` optional, at most m/4 digits).
-pub fn parse_elem(input: &str, m: u32) -> Result<u64> {
-    let bad = |reason: String| SearchError::BadBeta {
-        input: input.to_string(),
-        reason,
-    };
-    let s = input.trim();
-    let digits = s
-        .strip_prefix("0x")
-        .or_else(|| s.strip_prefix("0X"))
-        .unwrap_or(s);
-    if digits.is_empty() {
-        return Err(bad("no hex digits".into()));
-    }
-    if let Some(ch) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
-        return Err(bad(format!(
-            "'{ch}' is not a hex digit (write field elements as 0x + {} hex digits, or 'canonical')",
-            m / 4
-        )));
-    }
-    if digits.len() > (m / 4) as usize {
-        return Err(bad(format!(
-            "too wide: {} hex digits, but an element of F_2^{m} has at most {} ({m} bits)",
-            digits.len(),
-            m / 4
-        )));
-    }
-    u64::from_str_radix(digits, 16).map_err(|e| bad(e.to_string()))
 }
 
 /// A shard `I/S`: this run covers the chunks with index ≡ I (mod S).
@@ -302,11 +273,6 @@ mod tests {
     #[test]
     fn hex_round_trip() {
         assert_eq!(hex_elem(0x00103674, 32), "0x00103674");
-        assert_eq!(parse_elem("0x00103674", 32).ok(), Some(0x00103674));
-        assert_eq!(parse_elem("103674", 32).ok(), Some(0x103674));
-        assert!(parse_elem("0x100103674", 32).is_err());
-        assert!(parse_elem("0xg0", 32).is_err());
-        assert!(parse_elem("0x", 32).is_err());
         assert_eq!(hex_poly(0x07585e13, 32), "0x107585e13");
         assert_eq!(parse_hex_poly("0x107585e13", 32), Some(0x07585e13));
         assert_eq!(parse_hex_poly("0x169", 8), Some(0x69));

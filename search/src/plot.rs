@@ -15,7 +15,7 @@
 //! Output files are written atomically (SVG via a string and `write_atomic`, PNG via a temporary
 //! file in the same directory and a rename).
 
-use crate::cost::{self, CostTable, SparseCount};
+use crate::cost::{self, CostTable};
 use crate::crt_plan::{self, modulus_info, PlanConfig, ScanCache};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -36,7 +36,7 @@ pub enum PlotError {
     #[error("unsupported output {path}: use a .svg or .png file name")]
     Format { path: String },
     /// Drawing failed.
-    #[error("drawing failed: {0}")]
+    #[error("cannot draw the plot: {0}")]
     Draw(String),
     /// Output could not be written.
     #[error("cannot write {path}: {msg}")]
@@ -44,6 +44,9 @@ pub enum PlotError {
     /// Nothing to plot.
     #[error("nothing to plot: {0}")]
     Empty(String),
+    /// A parameter out of range.
+    #[error("{0}")]
+    Range(String),
     /// Planner error.
     #[error(transparent)]
     Crt(#[from] crt_plan::CrtError),
@@ -52,8 +55,25 @@ pub enum PlotError {
     Cost(#[from] cost::CostError),
 }
 
-fn de<E: std::fmt::Debug>(e: E) -> PlotError {
-    PlotError::Draw(format!("{e:?}"))
+/// A plotters error as a sentence (never a Debug dump).
+fn de<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> PlotError {
+    PlotError::Draw(match e {
+        DrawingAreaErrorKind::BackendError(inner) => {
+            let t = inner.to_string();
+            if let Some(x) = t.strip_prefix("Font loading error: ") {
+                format!("text could not be set in the embedded DejaVu font: {x}")
+            } else {
+                let x = t.strip_prefix("Drawing backend error: ").unwrap_or(&t);
+                format!("the drawing backend failed: {x}")
+            }
+        }
+        DrawingAreaErrorKind::SharingError => {
+            "the drawing area was used by two operations at once".into()
+        }
+        DrawingAreaErrorKind::LayoutError => {
+            "the chart layout does not fit into the picture".into()
+        }
+    })
 }
 
 /// Register the embedded DejaVu Sans as "sans-serif" (idempotent).
@@ -91,23 +111,17 @@ pub struct HistData {
     pub min_weight: u32,
     /// weight → count.
     pub histogram: BTreeMap<u32, u64>,
+    /// What part of the admissible space the data covers, when not all of it (a shard, a
+    /// `--within` range, a sparse-P search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<String>,
 }
 
-/// Published weights to mark for (m, l) (`fafft-math.md` §8.4).
+/// Published weights to mark for (m, l) (`docs/test-vectors.md` §5).
 pub fn published_marks(m: u32, l: u32) -> Vec<(u32, &'static str)> {
-    match (m, l) {
-        (32, 10) => vec![
-            (165, "artifact β 0x00103674 (ePrint 2026/739): 165"),
-            (109, "Jang et al. (β unpublished): 109"),
-            (501, "canonical β = v16: 501"),
-        ],
-        (32, 11) => vec![
-            (199, "artifact β 0x00103674; Jang et al.: minimal, 199"),
-            (473, "canonical β = v16: 473"),
-        ],
-        (32, 12) => vec![(821, "canonical β = v16 (HQC-5): 821")],
-        _ => Vec::new(),
-    }
+    fafft_config::published::published_weights(m, l)
+        .map(|w| (w.weight, w.label))
+        .collect()
 }
 
 /// Parse a moduli JSON into histogram data (tolerant about the histogram's form).
@@ -120,8 +134,15 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
     let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
     let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
-    let m = num("m").ok_or_else(|| err("missing integer `m`".into()))? as u32;
-    let l = num("l").ok_or_else(|| err("missing integer `l`".into()))? as u32;
+    let m = num("m").ok_or_else(|| err("missing integer `m`".into()))?;
+    let l = num("l").ok_or_else(|| err("missing integer `l`".into()))?;
+    if ![8, 16, 32, 64, 128].contains(&m) || l >= m / 2 {
+        return Err(err(format!(
+            "m = {m}, l = {l} is not a configuration of this tool (m in 8, 16, 32, 64, 128 and l < m/2)"
+        )));
+    }
+    let (m, l) = (m as u32, l as u32);
+    let coverage = crate::report::Coverage::of_json(&v, m, l);
     let mut histogram = BTreeMap::new();
     match v.get("histogram") {
         Some(serde_json::Value::Object(o)) => {
@@ -148,9 +169,9 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
                     ),
                     _ => (None, None),
                 };
-                match (w, c) {
+                match (w.and_then(|w| u32::try_from(w).ok()), c) {
                     (Some(w), Some(c)) => {
-                        histogram.insert(w as u32, c);
+                        histogram.insert(w, c);
                     }
                     _ => return Err(err(format!("bad histogram entry {e}"))),
                 }
@@ -172,6 +193,7 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
         orbits,
         min_weight,
         histogram,
+        coverage: (!coverage.is_complete()).then(|| coverage.describe()),
     })
 }
 
@@ -188,6 +210,7 @@ pub fn histogram_from_scan(m: u32, l: u32, cache: &ScanCache) -> Result<HistData
         orbits: s.orbits,
         min_weight: histogram.keys().next().copied().unwrap_or(0),
         histogram,
+        coverage: None,
     })
 }
 
@@ -212,18 +235,27 @@ pub struct CostData {
     pub marks: Vec<(u32, f64, String)>,
 }
 
-fn sparse_cycles(weight: u32, cnt0: u32, occ_nz: u32, words: u64, t: &CostTable) -> f64 {
-    let w = weight as u64;
-    let sc = SparseCount {
-        word_xors: w * words + (w - cnt0 as u64),
-        shift_merges: occ_nz as u64 * (words + 1),
-    };
-    cost::sparse_ops(sc).cycles(t)
+/// Largest residue size `--c` of the cost plot (far above any product this tool plans, `2n − 1
+/// ≤ 2^20`, and small enough that every count stays exact).
+pub const MAX_C: u64 = 1 << 24;
+
+fn sparse_cycles(
+    weight: u32,
+    cnt0: u32,
+    occ_nz: u32,
+    words: u64,
+    t: &CostTable,
+) -> Result<f64, PlotError> {
+    let sc = cost::sparse_count_stats(weight.into(), cnt0.into(), occ_nz.into(), words)?;
+    Ok(cost::sparse_ops(sc).cycles(t))
 }
 
 /// The residue plan's l and c for n (published c for the HQC sizes, else c rounded to 1024).
 pub fn default_l_c(n: u64, m: u32) -> Option<(u32, u64)> {
-    let need = 2 * n - 1;
+    if !matches!(m, 8 | 16 | 32) {
+        return None;
+    }
+    let need = crt_plan::product_bits(n)?;
     let l_single = (1..m / 2).find(|&l| ((m as u64) << l) >= need)?;
     let l = l_single.checked_sub(1)?;
     let nb = (m as u64) << l;
@@ -245,11 +277,16 @@ pub fn cost_data(
     table: &CostTable,
     cache: &ScanCache,
 ) -> Result<CostData, PlotError> {
+    if c == 0 || c > MAX_C {
+        return Err(PlotError::Range(format!(
+            "c = {c}: the residue ring x^c needs 1 <= c <= {MAX_C}"
+        )));
+    }
     let s = cache.get(m, l)?;
     let words = c.div_ceil(32);
     let mut by_weight: BTreeMap<u32, (f64, f64, u64)> = BTreeMap::new();
     for st in &s.stats {
-        let y = sparse_cycles(st.weight, st.cnt0, st.occupied_nonzero, words, table);
+        let y = sparse_cycles(st.weight, st.cnt0, st.occupied_nonzero, words, table)?;
         let e = by_weight.entry(st.weight).or_insert((y, y, 0));
         e.0 = e.0.min(y);
         e.1 = e.1.max(y);
@@ -269,11 +306,9 @@ pub fn cost_data(
         ));
     }
     for (w, label) in published_marks(m, l) {
-        let beta = match (m, l, w) {
-            (32, 10, 165) | (32, 11, 199) => Some(0x0010_3674u32),
-            (32, 12, 821) => Some(0x0001_2f9a),
-            _ => None,
-        };
+        let beta = fafft_config::published::published_weights(m, l)
+            .find(|p| p.weight == w)
+            .and_then(|p| p.beta);
         let y = match beta {
             Some(b) => {
                 let md = modulus_info(m, l, b)?;
@@ -402,13 +437,19 @@ fn draw_hist<DB: DrawingBackend>(
     let ymax = bins.values().copied().max().unwrap_or(1) as f64 * 8.0;
     let x0 = wmin.saturating_sub(bin * 2) as f64;
     let x1 = (wmax + bin * 2) as f64;
-    let title = format!(
-        "wt(M) over all {} admissible Frobenius orbits, m = {}, l = {} (N = {})",
-        d.orbits,
-        d.m,
-        d.l,
-        (d.m as u64) << d.l
-    );
+    let n_label = (u128::from(d.m))
+        .checked_shl(d.l)
+        .map_or_else(|| format!("{}·2^{}", d.m, d.l), |n| n.to_string());
+    let title = match &d.coverage {
+        None => format!(
+            "wt(M) over all {} admissible Frobenius orbits, m = {}, l = {} (N = {n_label})",
+            d.orbits, d.m, d.l
+        ),
+        Some(c) => format!(
+            "wt(M) over {} Frobenius orbits, {c}, m = {}, l = {} (N = {n_label})",
+            d.orbits, d.m, d.l
+        ),
+    };
     let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 22))
         .margin(20)
@@ -732,6 +773,8 @@ fn draw_png(path: &Path, fig: &Figure) -> Result<(), PlotError> {
     draw_any(&root, fig)
 }
 
+static PNG_SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Plot size in pixels.
 pub const SIZE: (u32, u32) = (1200, 700);
 
@@ -762,37 +805,51 @@ pub fn save(fig: &Figure, out: &Path) -> Result<(), PlotError> {
             })
         }
         "png" => {
-            let name = out
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "plot.png".into());
-            let tmp = out.with_file_name(format!(".{name}.tmp-{}.png", std::process::id()));
-            let r = draw_png(&tmp, fig);
-            if let Err(e) = r {
-                let _ = std::fs::remove_file(&tmp);
-                return Err(e);
-            }
-            std::fs::rename(&tmp, out).map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                PlotError::Write {
-                    path: ps,
+            // plotters encodes PNG only into a file: draw into a private temporary file, then
+            // write its bytes by the one output rule (atomic, or through a link/FIFO/device).
+            let tmp = std::env::temp_dir().join(format!(
+                "search-plot-{}-{}.png",
+                std::process::id(),
+                PNG_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            ));
+            let drawn = draw_png(&tmp, fig).and_then(|()| {
+                std::fs::read(&tmp).map_err(|e| PlotError::Write {
+                    path: tmp.display().to_string(),
                     msg: e.to_string(),
-                }
+                })
+            });
+            let _ = std::fs::remove_file(&tmp);
+            crate::atomic::write_atomic(out, &drawn?).map_err(|e| PlotError::Write {
+                path: ps,
+                msg: e.to_string(),
             })
         }
         _ => Err(PlotError::Format { path: ps }),
     }
 }
 
-fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<(), PlotError> {
+/// Make sure an output can be written before any work: create its directory, then apply the
+/// up-front check of the one output rule.
+pub fn prepare_out(out: &Path) -> Result<(), PlotError> {
+    let werr = |msg: String| PlotError::Write {
+        path: out.display().to_string(),
+        msg,
+    };
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !parent.exists() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| werr(format!("cannot create directory {}: {e}", parent.display())))?;
+        }
+    }
+    crate::atomic::check_writable(out).map_err(|e| werr(e.to_string()))
+}
+
+fn json_bytes<T: Serialize>(v: &T) -> Result<Vec<u8>, PlotError> {
     let s = serde_json::to_string_pretty(v).map_err(|e| PlotError::Write {
-        path: path.display().to_string(),
+        path: "-".into(),
         msg: e.to_string(),
     })? + "\n";
-    crate::atomic::write_atomic(path, s.as_bytes()).map_err(|e| PlotError::Write {
-        path: path.display().to_string(),
-        msg: e.to_string(),
-    })
+    Ok(s.into_bytes())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -814,32 +871,35 @@ pub enum PlotKind {
         /// Moduli JSON of `search moduli` (keys m, l, orbits, min_weight, histogram).
         #[arg(long)]
         input: Option<PathBuf>,
-        /// Scan this m instead of reading --input.
-        #[arg(long, default_value_t = 32)]
+        /// Scan this m instead of reading --input (8, 16 or 32).
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(8..=32))]
         m: u32,
         /// Scan this l instead of reading --input.
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..16))]
         l: Option<u32>,
         /// Also write the plotted data as JSON.
         #[arg(long)]
         data_out: Option<PathBuf>,
+        /// Print the plotted data as JSON on stdout.
+        #[arg(long)]
+        json: bool,
         /// Output .svg or .png.
         #[arg(long)]
         out: PathBuf,
     },
     /// Sparse reconstruction cost against wt(M) for the residue plan of n.
     Cost {
-        /// Operand length n.
-        #[arg(long)]
+        /// Operand length n (2 <= n <= 2^19, the largest product 2n - 1 of one FAFFT).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(2..=(1 << 19)))]
         n: u64,
-        /// Field degree.
-        #[arg(long, default_value_t = 32)]
+        /// Field degree (8, 16 or 32).
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(8..=32))]
         m: u32,
         /// Transform parameter (default: the residue plan's l).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..16))]
         l: Option<u32>,
-        /// Residue size c (default: published c, else c_min rounded up to 1024).
-        #[arg(long)]
+        /// Residue size c, 1 <= c <= 2^24 (default: published c, else c_min rounded up to 1024).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_C))]
         c: Option<u64>,
         /// Cycle table JSON.
         #[arg(long)]
@@ -847,6 +907,9 @@ pub enum PlotKind {
         /// Also write the plotted data as JSON.
         #[arg(long)]
         data_out: Option<PathBuf>,
+        /// Print the plotted data as JSON on stdout.
+        #[arg(long)]
+        json: bool,
         /// Output .svg or .png.
         #[arg(long)]
         out: PathBuf,
@@ -859,10 +922,46 @@ pub enum PlotKind {
         /// Cycle table JSON (when computing directly).
         #[arg(long)]
         cost_table: Option<PathBuf>,
+        /// Print the plotted bars as JSON on stdout.
+        #[arg(long)]
+        json: bool,
         /// Output .svg or .png.
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// Check the outputs of a plot before any work (format by extension, writable locations).
+fn prepare_outputs(out: &Path, data_out: Option<&PathBuf>) -> Result<(), PlotError> {
+    let ext = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if ext != "svg" && ext != "png" {
+        return Err(PlotError::Format {
+            path: out.display().to_string(),
+        });
+    }
+    prepare_out(out)?;
+    if let Some(d) = data_out {
+        prepare_out(d)?;
+    }
+    Ok(())
+}
+
+/// `--data-out` and `--json`: the same bytes to the file and to stdout.
+fn emit_data<T: Serialize>(v: &T, data_out: Option<&PathBuf>, json: bool) -> Result<(), PlotError> {
+    let bytes = json_bytes(v)?;
+    if let Some(p) = data_out {
+        crate::atomic::write_atomic(p, &bytes).map_err(|e| PlotError::Write {
+            path: p.display().to_string(),
+            msg: e.to_string(),
+        })?;
+    }
+    if json {
+        print!("{}", String::from_utf8_lossy(&bytes));
+    }
+    Ok(())
 }
 
 /// Run `search plot`.
@@ -874,8 +973,10 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             m,
             l,
             data_out,
+            json,
             out,
         } => {
+            prepare_outputs(out, data_out.as_ref())?;
             let d = match (input, l) {
                 (Some(p), _) => parse_histogram(p)?,
                 (None, Some(l)) => histogram_from_scan(*m, *l, &cache)?,
@@ -883,9 +984,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                     return Err(PlotError::Empty("give --input FILE or --l L (scan)".into()).into())
                 }
             };
-            if let Some(p) = data_out {
-                write_json(p, &d)?;
-            }
+            emit_data(&d, data_out.as_ref(), *json)?;
             save(&Figure::Hist(&d), out)?;
         }
         PlotKind::Cost {
@@ -895,8 +994,10 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             c,
             cost_table,
             data_out,
+            json,
             out,
         } => {
+            prepare_outputs(out, data_out.as_ref())?;
             let table = match cost_table {
                 Some(p) => CostTable::from_json_file(p)?,
                 None => CostTable::default(),
@@ -905,16 +1006,16 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                 PlotError::Empty(format!("n = {n} has no residue plan for m = {m}"))
             })?;
             let d = cost_data(*n, *m, l.unwrap_or(dl), c.unwrap_or(dc), &table, &cache)?;
-            if let Some(p) = data_out {
-                write_json(p, &d)?;
-            }
+            emit_data(&d, data_out.as_ref(), *json)?;
             save(&Figure::Cost(&d), out)?;
         }
         PlotKind::Breakdown {
             input,
             cost_table,
+            json,
             out,
         } => {
+            prepare_outputs(out, None)?;
             let mut bars = Vec::new();
             let mut table_name = CostTable::default().name;
             if input.is_empty() {
@@ -947,8 +1048,26 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             if bars.is_empty() {
                 return Err(PlotError::Empty("no plans in the inputs".into()).into());
             }
+            emit_data(&bars, None, *json)?;
             save(&Figure::Breakdown(&bars, &table_name), out)?;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drawing_errors_are_sentences() {
+        for e in [
+            DrawingAreaErrorKind::<std::io::Error>::LayoutError,
+            DrawingAreaErrorKind::<std::io::Error>::SharingError,
+        ] {
+            let t = de(e).to_string();
+            assert!(t.starts_with("cannot draw the plot: "), "{t}");
+            assert!(!t.contains("Error"), "Debug dump: {t}");
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! JSON reports of `search moduli` and `search merge`: the search space (exact sizes with
 //! `num-bigint`), the verified optima, the T lightest moduli and the weight histogram.
 //!
-//! Every modulus written into `best` or `top` is proven first (`fafft-math.md` §8.1 check 2):
+//! Every modulus written into `best` or `top` is proven first (`docs/fafft.md` §8.1):
 //! Cantor-mode entries by running the FAFFT for β as a black box and comparing with
 //! `P(s_l(x))`; sparse-mode entries by the independent `algebra::modulus::is_admissible_minpoly`
 //! (for `m − l ≥ 64`, where that function's `usize` exponents overflow, by
@@ -412,8 +412,10 @@ fn entry_candidate(r: &ScanReport, e: &Entry, path: &Path) -> Result<Candidate> 
             .beta_coords
             .as_deref()
             .ok_or_else(|| bad("entry without beta_coords".into()))?;
-        let h = s.strip_prefix("0x").unwrap_or(s);
-        Some(u64::from_str_radix(h, 16).map_err(|_| bad(format!("bad beta_coords '{s}'")))?)
+        Some(
+            fafft_config::beta::parse_elem(s, r.m)
+                .map_err(|e| bad(format!("bad beta_coords: {e}")))?,
+        )
     } else {
         None
     };
@@ -445,6 +447,14 @@ pub fn merge_reports(
             return Err(SearchError::Merge(format!(
                 "{} is not a shard output (it has no \"shard\" field)",
                 path.display()
+            )));
+        }
+        let sum: u64 = r.histogram.values().sum();
+        if sum != r.orbits {
+            return Err(SearchError::Merge(format!(
+                "{} is inconsistent: its histogram counts {sum} orbits but it says it scanned {} (the file was edited or truncated; rerun that shard)",
+                path.display(),
+                r.orbits
             )));
         }
         reports.push((path, r));
@@ -545,6 +555,75 @@ pub fn merge_reports(
     }
     let ctx = ctx_for(base.m);
     finalize(&base, ctx.as_deref(), &acc, threads)
+}
+
+/// How much of the admissible space a moduli JSON covers (read from its `shard`, `mode`,
+/// `max_poly_weight`, `within` and `space.covered` keys, so that any consumer can tell a partial
+/// input from a complete one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// Every admissible orbit of (m, l).
+    Complete,
+    /// One part of a split run (`--shard I/S`), before `search merge`.
+    Shard { index: u32, count: u32 },
+    /// β restricted to `V_K` (`--within K`, K < m − l).
+    Within { k: u32, full: u32 },
+    /// The sparse-P search: only minimal polynomials of weight ≤ W.
+    Sparse { max_poly_weight: Option<u32> },
+    /// Another partial file (the text of its `space.covered`).
+    Other(String),
+}
+
+impl Coverage {
+    /// Read the coverage of a moduli JSON for (m, l).
+    pub fn of_json(v: &serde_json::Value, m: u32, l: u32) -> Coverage {
+        let num = |x: Option<&serde_json::Value>| x.and_then(|x| x.as_u64());
+        if let Some(sh) = v.get("shard").filter(|x| !x.is_null()) {
+            return Coverage::Shard {
+                index: num(sh.get("index")).unwrap_or(0) as u32,
+                count: num(sh.get("count")).unwrap_or(0) as u32,
+            };
+        }
+        let w = num(v.get("max_poly_weight")).map(|w| w as u32);
+        if v.get("mode").and_then(|x| x.as_str()) == Some("sparse-minpoly") || w.is_some() {
+            return Coverage::Sparse { max_poly_weight: w };
+        }
+        let full = m.saturating_sub(l);
+        if let Some(k) = num(v.get("within")) {
+            if k < u64::from(full) {
+                return Coverage::Within { k: k as u32, full };
+            }
+        }
+        match v.pointer("/space/covered").and_then(|x| x.as_str()) {
+            Some(c) if c != "exhaustive" => Coverage::Other(c.to_string()),
+            _ => Coverage::Complete,
+        }
+    }
+
+    /// Whether every admissible orbit is covered.
+    pub fn is_complete(&self) -> bool {
+        *self == Coverage::Complete
+    }
+
+    /// A short description of a partial coverage (empty for a complete one).
+    pub fn describe(&self) -> String {
+        match self {
+            Coverage::Complete => String::new(),
+            Coverage::Shard { index, count } => {
+                format!("shard {index}/{count} of a split scan (partial, not merged)")
+            }
+            Coverage::Within { k, full } => {
+                format!("restricted to beta in V_{k} (not exhaustive; the full range is V_{full})")
+            }
+            Coverage::Sparse { max_poly_weight } => match max_poly_weight {
+                Some(w) => format!(
+                    "sparse-P search, minimal polynomials of weight <= {w} only (not exhaustive)"
+                ),
+                None => "sparse-P search (not exhaustive)".to_string(),
+            },
+            Coverage::Other(c) => format!("partial: {c}"),
+        }
+    }
 }
 
 /// One-paragraph summary of a report for stderr.

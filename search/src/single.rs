@@ -1,13 +1,14 @@
-//! `search modulus`: the modulus of one configuration `(m, l, β)` (`fafft-math.md` §8.3, §8.4).
+//! `search modulus`: the modulus of one configuration `(m, l, β)` (`docs/fafft.md` §8.3; `docs/test-vectors.md` §5).
 //!
 //! P is the minimal polynomial of β (`algebra::minpoly`), `M = P(s_l(x))` by direct composition
 //! (`algebra::modulus::modulus_from_minpoly`), and `verified` states whether the modulus
 //! extracted by running the FAFFT for β as a black box (§8.1 check 2c) is the same polynomial.
 
 use crate::error::{Result, SearchError};
-use crate::params::{check_ml, field_ctx, hex_elem, parse_elem};
+use crate::params::{check_ml, field_ctx, hex_elem};
 use crate::report::{SCHEMA_VERSION, TOOL_VERSION};
 use algebra::modulus::{modulus_from_minpoly, residues_mod_32};
+use fafft_config::beta::parse_elem;
 use serde::{Deserialize, Serialize};
 
 /// The report of `search modulus`.
