@@ -2,11 +2,17 @@
 //!
 //! ```text
 //! search modulus --m 32 --l 10 --beta 0x00103674 [--json] [--out FILE]
-//! search moduli  --m 32 --l 10 [--within K] [--top T] [--threads N] [--out FILE]
+//! search moduli  --m 32 --l 10 [--within K] [--top T] [--threads N] [--json] [--out FILE]
 //!                [--checkpoint FILE] [--shard I/S]
 //! search moduli  --m 64 --l 9 --max-poly-weight W [--max-exp-popcount K] [--top T] ...
-//! search merge   PARTS... --out FILE
+//! search merge   PARTS... [--json] [--out FILE]
 //! ```
+//!
+//! One vocabulary for every command: `--json` prints the JSON report on stdout, `--out FILE`
+//! writes the same bytes to FILE (by the one output rule of `fafft_config::output`: atomic for
+//! a regular file, through a symbolic link, FIFO or character device, refused for a directory);
+//! `moduli` and `merge` print the JSON on stdout also when no `--out` is given. An unwritable
+//! `--out` is refused before any work.
 //!
 //! Exit codes: 0 success, 1 error (message on stderr), 2 usage error (clap), 3 stopped on purpose
 //! by the hidden test hook `--stop-after-chunks` (checkpoint saved).
@@ -71,6 +77,9 @@ enum Cmd {
         /// Worker threads (1: run on the current thread); default: all cores.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
+        /// Print the JSON report on stdout (the default when no --out is given).
+        #[arg(long)]
+        json: bool,
         /// Write the JSON report to FILE (atomically) instead of stdout.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
@@ -95,9 +104,12 @@ enum Cmd {
         /// Shard outputs of `search moduli --shard I/S` (all S of them).
         #[arg(required = true, value_name = "PARTS")]
         parts: Vec<PathBuf>,
+        /// Print the merged JSON report on stdout (the default when no --out is given).
+        #[arg(long)]
+        json: bool,
         /// Where to write the merged report.
         #[arg(long, value_name = "FILE")]
-        out: PathBuf,
+        out: Option<PathBuf>,
         /// Worker threads for re-proving the optima.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
@@ -110,29 +122,41 @@ enum Cmd {
     Export(search::export::ExportArgs),
 }
 
-/// Fail early, before a long run, if FILE cannot be created in its directory.
+/// Fail early, before a long run, if FILE cannot be written (the up-front check of the one
+/// output rule).
 fn check_writable(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let probe = dir.join(format!(".search-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").with_context(|| {
-        format!(
-            "cannot write {}: directory {} is not writable",
-            path.display(),
-            dir.display()
-        )
-    })?;
-    let _ = std::fs::remove_file(&probe);
-    if path.is_dir() {
-        anyhow::bail!("cannot write {}: it is a directory", path.display());
+    search::atomic::check_writable(path)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+fn write_out(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic(path, bytes).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// `--json` / `--out`: the same bytes on stdout and in the file.
+fn emit(bytes: &[u8], out: Option<&Path>, json: bool) -> Result<()> {
+    if let Some(o) = out {
+        write_out(o, bytes)?;
+    }
+    if json || out.is_none() {
+        print!("{}", String::from_utf8_lossy(bytes));
     }
     Ok(())
 }
 
-fn write_out(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomic(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+/// An error and its causes, each once (a cause already quoted by its parent is not repeated).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut s = String::new();
+    for cause in e.chain() {
+        let t = cause.to_string();
+        if !s.contains(&t) {
+            if !s.is_empty() {
+                s.push_str(": ");
+            }
+            s.push_str(&t);
+        }
+    }
+    s
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -170,6 +194,7 @@ fn run(cli: Cli) -> Result<()> {
             within,
             top,
             threads,
+            json,
             out,
             checkpoint,
             shard,
@@ -178,8 +203,21 @@ fn run(cli: Cli) -> Result<()> {
             stop_after_chunks,
         } => {
             let shard = shard.map(|s| s.parse::<Shard>()).transpose()?;
+            if let (Some(o), Some(c)) = (&out, &checkpoint) {
+                if search::atomic::same_file(o, c) {
+                    anyhow::bail!(
+                        "--out {} and --checkpoint {} are the same file: the report would overwrite the checkpoint; give two different files",
+                        o.display(),
+                        c.display()
+                    );
+                }
+            }
             if let Some(o) = &out {
                 check_writable(o)?;
+            }
+            if let Some(c) = &checkpoint {
+                check_writable(c)
+                    .with_context(|| format!("unusable --checkpoint {}", c.display()))?;
             }
             let args = ModuliArgs {
                 m,
@@ -198,20 +236,20 @@ fn run(cli: Cli) -> Result<()> {
             };
             let report = run_moduli(&args, &opts)?;
             let bytes = to_json(&report)?;
-            match &out {
-                Some(o) => {
-                    write_out(o, &bytes)?;
-                    eprintln!("{}\nwritten to {}", summary(&report), o.display());
-                }
-                None => print!("{}", String::from_utf8_lossy(&bytes)),
+            emit(&bytes, out.as_deref(), json)?;
+            if let Some(o) = &out {
+                eprintln!("{}\nwritten to {}", summary(&report), o.display());
             }
         }
         Cmd::Merge {
             parts,
+            json,
             out,
             threads,
         } => {
-            check_writable(&out)?;
+            if let Some(o) = &out {
+                check_writable(o)?;
+            }
             let mut data = Vec::new();
             for p in parts {
                 let b =
@@ -223,8 +261,10 @@ fn run(cli: Cli) -> Result<()> {
                 |m| search::params::field_ctx(m).ok(),
                 threads.map(|t| t as usize),
             )?;
-            write_out(&out, &to_json(&report)?)?;
-            eprintln!("{}\nwritten to {}", summary(&report), out.display());
+            emit(&to_json(&report)?, out.as_deref(), json)?;
+            if let Some(o) = &out {
+                eprintln!("{}\nwritten to {}", summary(&report), o.display());
+            }
         }
         Cmd::Crt(a) => search::crt_plan::run(&a)?,
         Cmd::Plot(a) => search::plot::run(&a)?,
@@ -242,7 +282,7 @@ fn main() -> ExitCode {
                 eprintln!("search: {e}");
                 return ExitCode::from(3);
             }
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             ExitCode::FAILURE
         }
     }
