@@ -1,16 +1,19 @@
 //! `hqc-verify board` end to end on the emulated Cortex-M4 (QEMU mps2-an386).
 //!
-//! The configurations are exported with `search::export` into `target/tmp/board-exports/`
-//! (files are rewritten only when their contents change, so the firmware and m4kem builds
-//! under `build/board-run/` and `build/m4kem/` are reused between runs):
+//! The configurations are exported with `fafft_config` (the exporter of `search export`) into
+//! `target/tmp/board-exports/` (files are rewritten only when their contents change, so the
+//! firmware and m4kem builds under `build/board-run/` and `build/m4kem/` are reused between
+//! runs). No file outside the repository is read: the board's KAT entries are judged by the
+//! committed per-entry pins (`hqc-verify/kat/entries/`), and `HQC_KAT_DIR` is removed from the
+//! environment of this test process.
 //!
 //! | test | configuration | KAT entries |
 //! |---|---|---|
 //! | `hqc1_published` | HQC-1, l = 10, c = 3072, β = 0x00103674, artifact chain | 10 per flavour, both |
 //! | `hqc3_published` | HQC-3, l = 11, c = 8192, β = 0x00103674, artifact chain | 10 per flavour, both |
 //! | `hqc5_canonical` | HQC-5, l = 12, c = 0, β = 0x00012f9a, default chain | 10 per flavour, both |
-//! | `altered_modulus_exponent_fails` | HQC-1 copy, one exponent of `minpoly_mods_defs.h` changed | 1 (2026-02) |
-//! | `invalid_params_are_errors` | missing, non-JSON, wrong level, edited checksum, non-HQC n, missing header | — |
+//! | `altered_modulus_exponent_fails` | HQC-1 copy, one exponent of `minpoly_mods_defs.h` changed | — |
+//! | `invalid_params_are_errors` | missing, non-JSON, wrong level, edited field, non-HQC n, missing header, missing KAT folder | — |
 //!
 //! The toolchain (arm-none-eabi-gcc, qemu-system-arm, Debian rust-web) is installed by the
 //! command itself when missing (`scripts/install-board-deps.sh`, `scripts/install-rust-web.sh`);
@@ -20,16 +23,22 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use search::codegen::Chain;
-use search::export::ExportConfig;
+use fafft_config::derive::Config;
+use fafft_config::export::{command_of, render};
+use fafft_config::spec::Provenance;
+use fafft_config::transform::Chain;
 
-use hqc_verify::board;
-
-use board::{BoardArgs, BoardReport, FlavourSel};
+use hqc_verify::board::{self, BoardArgs, BoardReport, FlavourSel};
 use hqc_verify::core::params::{Flavour, Level};
 
 fn exports_root() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("board-exports")
+}
+
+/// No outside KAT folder: the pins alone must judge the board.
+fn no_kat_dir() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| std::env::remove_var("HQC_KAT_DIR"));
 }
 
 /// Writes `files` into `dir`, touching only files whose contents differ.
@@ -45,17 +54,13 @@ fn sync_dir(dir: &Path, files: &[(String, String)]) {
 
 fn export(name: &str, n: u64, l: u32, c: u64, beta: u32, chain: Chain) -> PathBuf {
     let dir = exports_root().join(name);
-    let cfg = ExportConfig {
-        m: 32,
-        l,
-        beta,
-        c,
-        n,
-        chain,
+    let cfg = Config::new(32, l, beta, chain, c, n);
+    let d = cfg.derive().expect("the configuration derives");
+    let prov = Provenance {
+        command: command_of(&cfg, &dir),
+        tool_version: fafft_config::spec::TOOL_VERSION.into(),
     };
-    let e = search::export::build(&cfg, &search::export::command_of(&cfg, &dir))
-        .expect("export builds");
-    sync_dir(&dir, &e.files());
+    sync_dir(&dir, &render(&d, &prov).files);
     dir.join("params.json")
 }
 
@@ -63,6 +68,7 @@ fn export(name: &str, n: u64, l: u32, c: u64, beta: u32, chain: Chain) -> PathBu
 fn exports() -> &'static [PathBuf; 3] {
     static E: OnceLock<[PathBuf; 3]> = OnceLock::new();
     E.get_or_init(|| {
+        no_kat_dir();
         [
             export(
                 "hqc1-published",
@@ -135,6 +141,20 @@ fn passes(params: &Path, level: Level) -> BoardReport {
         assert!(check(&r, name).passed, "{name}");
     }
     assert_eq!(r.kat.len(), 2);
+    let kat_checks: Vec<&board::Check> = r
+        .checks
+        .iter()
+        .filter(|c| c.name.starts_with("kem: ") && c.name.contains("KAT entries"))
+        .collect();
+    assert_eq!(kat_checks.len(), 2);
+    for c in kat_checks {
+        assert!(
+            c.detail
+                .contains("the committed pins hqc-verify/kat/entries/"),
+            "judged by the committed pins: {}",
+            c.detail
+        );
+    }
     for k in &r.kat {
         assert_eq!(
             (k.passed, k.run, k.qemu_exit),
@@ -306,13 +326,27 @@ fn altered_modulus_exponent_fails() {
         .collect();
     sync_dir(&dir, &files);
 
-    let r = run(&args(&dir.join("params.json"), &[Flavour::V2026_02], 1));
+    // the reader refuses the folder: the header is not the one params.json names
+    let a = args(&dir.join("params.json"), &[Flavour::V2026_02], 1);
+    expect_err(&a, "minpoly_mods_defs.h");
+    // the firmware built from the altered header as it is: the on-board checks catch it
+    let (checks, _) = match board::firmware_checks(&dir, &a) {
+        Ok(x) => x,
+        Err(e) => panic!("the firmware steps could not run: {e}"),
+    };
+    let find = |prefix: &str| {
+        checks
+            .iter()
+            .find(|c| c.name.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no check named {prefix}…; checks: {checks:#?}"))
+    };
     assert!(
-        !r.passed,
-        "an altered modulus exponent must fail the board run"
+        find("firmware: build").passed,
+        "{}",
+        find("firmware: build").detail
     );
     // the on-board black-box extraction names the mismatch and the first differing exponent
-    let ex = check(&r, "firmware: test_mul: extracted modulus");
+    let ex = find("firmware: test_mul: extracted modulus");
     assert!(
         !ex.passed,
         "on-board modulus extraction must fail: {}",
@@ -325,19 +359,9 @@ fn altered_modulus_exponent_fails() {
         "detail should name exponent {first}: {}",
         ex.detail
     );
-    assert!(r
-        .failed
-        .iter()
-        .any(|f| f.starts_with("firmware: test_mul: extracted modulus")));
-    // the products through the wrong reconstruction fail too, and the host sees the edit
-    assert!(!check(&r, "firmware: test_mul: CRT product = schoolbook product").passed);
-    assert!(!check(&r, "host: minpoly_flat/minpoly_offsets").passed);
-    assert!(!check(&r, "host: minpoly_mod_<r>").passed);
-    let text = board::render_text(&r);
-    assert!(
-        text.contains("FAIL firmware: test_mul: extracted modulus"),
-        "{text}"
-    );
+    // the products through the wrong reconstruction fail too
+    assert!(!find("firmware: test_mul: CRT product = schoolbook product").passed);
+    assert!(!find("firmware: test_mul exit status").passed);
 }
 
 fn expect_err(a: &BoardArgs, needle: &str) {
@@ -347,7 +371,7 @@ fn expect_err(a: &BoardArgs, needle: &str) {
             r.passed
         ),
         Err(e) => {
-            let msg = format!("{e:#}");
+            let msg = e.to_string();
             assert!(
                 msg.contains(needle),
                 "error {msg:?} should contain {needle:?}"
@@ -367,7 +391,7 @@ fn invalid_params_are_errors() {
 
     let bad = root.join("bad.json");
     std::fs::write(&bad, "{ not json").expect("write");
-    expect_err(&BoardArgs::new(&bad), "is not valid JSON");
+    expect_err(&BoardArgs::new(&bad), "is not a valid JSON object");
 
     let mut a = BoardArgs::new(good);
     a.level = Some(Level::Hqc3);
@@ -385,20 +409,19 @@ fn invalid_params_are_errors() {
         "checksum mismatch",
     );
 
-    // without a checksum, a non-HQC n is named
-    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
-    v.as_object_mut().expect("object").remove("checksum");
-    v["n"] = serde_json::json!(12345);
-    std::fs::write(edited_dir.join("params.json"), v.to_string()).expect("write");
-    expect_err(
-        &BoardArgs::new(edited_dir.join("params.json")),
-        "n = 12345 is not an HQC ring size",
-    );
-
     // headers missing next to a valid params.json
     std::fs::write(edited_dir.join("params.json"), &text).expect("write");
     expect_err(
         &BoardArgs::new(edited_dir.join("params.json")),
-        "lacks the header(s)",
+        "is missing (expected next to params.json)",
     );
+
+    // a valid export for a ring size that is not HQC's: the board names it
+    let odd = export("not-hqc-n", 12_345, 10, 0, 0x0010_3674, Chain::Default);
+    expect_err(&BoardArgs::new(&odd), "n = 12345 is not an HQC ring size");
+
+    // a KAT folder named explicitly must exist
+    let mut a = BoardArgs::new(good);
+    a.kat_dir = Some(root.join("no-such-kat-folder"));
+    expect_err(&a, "does not exist");
 }

@@ -1,4 +1,5 @@
-//! The arguments of `hqc-verify board` (docs/board.md).
+//! The arguments of `hqc-verify board` (docs/board.md, docs/cli.md); `--json` and `--out` are
+//! the binary's, the same for every command.
 
 use std::path::PathBuf;
 
@@ -19,12 +20,6 @@ pub struct BoardArgs {
     /// KAT entries per flavour (the first K, 1..=100).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub count: u16,
-    /// Print the JSON report on stdout instead of text.
-    #[arg(long)]
-    pub json: bool,
-    /// Also write the JSON report (the bytes `--json` prints) to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
     /// Folder with the official KAT files (optional): the board's entries are then also
     /// compared with the official `.rsp` files. Without it, the committed per-entry pins judge.
     #[arg(long, value_name = "DIR")]
@@ -37,11 +32,8 @@ pub struct BoardArgs {
     #[arg(long, value_name = "DIR")]
     pub build_dir: Option<PathBuf>,
     /// Time limit of each QEMU run, in seconds.
-    #[arg(long, default_value_t = 900)]
+    #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout: u64,
-    /// Skip ranking the configuration among the plans of `search crt` (saves 4–15 s).
-    #[arg(long)]
-    pub no_rank: bool,
 }
 
 impl BoardArgs {
@@ -52,13 +44,10 @@ impl BoardArgs {
             level: None,
             flavour: FlavourSel(Flavour::ALL.to_vec()),
             count: 10,
-            json: false,
-            out: None,
             kat_dir: None,
             xor: "board".into(),
             build_dir: None,
             timeout: 900,
-            no_rank: false,
         }
     }
 }

@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use super::params::Config;
 use super::report::{Anchor, Checks, Counts, Stages};
 use super::runs::run_counted;
 use super::toolchain::Paths;
@@ -124,10 +123,10 @@ pub(crate) fn round4(x: f64) -> f64 {
 }
 
 /// The published firmware beside the counts of this run.
-pub(crate) fn anchor_for(cfg: &Config, counts: &Counts) -> Anchor {
+pub(crate) fn anchor_for(level: Level, counts: &Counts) -> Anchor {
     let prod = ANCHOR_PRODUCT
         .iter()
-        .find(|(l, _)| *l == cfg.level)
+        .find(|(l, _)| *l == level)
         .map(|x| x.1)
         .unwrap_or(0);
     let ratio = |ours: Option<u64>, theirs: u64| {
@@ -135,7 +134,7 @@ pub(crate) fn anchor_for(cfg: &Config, counts: &Counts) -> Anchor {
             .map(|v| round4(v as f64 / theirs as f64))
     };
     let mut kem_ratios = BTreeMap::new();
-    let kem = (cfg.level == Level::Hqc1).then_some(ANCHOR_KEM_HQC1);
+    let kem = (level == Level::Hqc1).then_some(ANCHOR_KEM_HQC1);
     if let Some(a) = kem {
         for (f, k) in &counts.kem {
             kem_ratios.insert(

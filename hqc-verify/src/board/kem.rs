@@ -7,8 +7,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use sha3::{Digest as _, Sha3_256};
-
 use super::args::BoardArgs;
 use super::firmware::errors_only;
 use super::params::Config;
@@ -86,58 +84,87 @@ pub(crate) fn build_m4kem(p: &Paths, cfg: &Config, xor: &str, ck: &mut Checks) -
 pub struct ExpectedEntry {
     /// `count`.
     pub count: usize,
-    /// The digest, lower-case hex.
-    pub digest: String,
+    /// The committed pin SHA3-256(pk ‖ sk ‖ ct ‖ ss), lower-case hex.
+    pub pinned: String,
+    /// The same digest of the official file's entry, when a KAT folder was named.
+    pub official: Option<String>,
+}
+
+/// What the board's KAT entries of one flavour must reproduce.
+#[derive(Clone, Debug)]
+pub struct ExpectedFlavour {
+    /// The flavour.
+    pub flavour: Flavour,
+    /// Where the digests come from (the pin file, and the official file if any).
+    pub source: String,
+    /// Entries 0..K.
+    pub entries: Vec<ExpectedEntry>,
 }
 
 /// What the board's KAT entries of the selected flavours must reproduce.
 #[derive(Clone, Debug)]
 pub struct Expected {
-    /// Per flavour: where the digests come from, and the digests of entries 0..K.
-    pub flavours: Vec<(Flavour, String, Vec<ExpectedEntry>)>,
+    /// Per selected flavour.
+    pub flavours: Vec<ExpectedFlavour>,
 }
 
 impl Expected {
-    /// The digests of the first `args.count` entries of each selected flavour at `level`.
+    /// The digests of the first `args.count` entries of each selected flavour at `level`:
+    /// always the committed per-entry pins (`kat::pins::board_digest`); with a KAT folder
+    /// (`--kat-dir`, else `$HQC_KAT_DIR`) also the official `.rsp` files, which are first
+    /// checked whole against their pinned SHA-256.
     pub fn read(args: &BoardArgs, level: Level) -> Result<Self, BoardError> {
         let count = usize::from(args.count);
-        let kat_dir = kat::locate::locate_kat_dir(args.kat_dir.as_deref())?.ok_or_else(|| {
-            BoardError::Params("no KAT folder found: pass --kat-dir DIR or set HQC_KAT_DIR (the folder holding v5.0.0/ and 2026-02-sampling-update/)".into())
-        })?;
+        let kat_dir = kat::locate::locate_kat_dir(args.kat_dir.as_deref())?;
         let mut flavours = Vec::new();
         for &f in &args.flavour.0 {
-            let (path, text) = kat::read_official(&kat_dir, f, level)?.ok_or_else(|| {
-                BoardError::Params(format!(
-                    "official KAT file {} is missing",
-                    kat::locate::official_file(&kat_dir, f, level).display()
-                ))
-            })?;
-            let rsp = kat::rsp::parse(&text).map_err(|source| kat::KatError::Rsp {
-                path: path.clone(),
+            let mut entries = Vec::with_capacity(count);
+            for c in 0..count {
+                let pinned = kat::pins::board_digest(f, level, c)
+                    .map_err(kat::KatError::from)?
+                    .ok_or(BoardError::MissingPin {
+                        level,
+                        flavour: f,
+                        count: c,
+                    })?;
+                entries.push(ExpectedEntry {
+                    count: c,
+                    pinned,
+                    official: None,
+                });
+            }
+            let mut source = format!(
+                "the committed pins hqc-verify/{}",
+                kat::pins::entry_file_name(f, level)
+            );
+            if let Some(dir) = &kat_dir {
+                let (path, text) = kat::read_official(dir, f, level)?.ok_or_else(|| {
+                    BoardError::Params(format!(
+                        "official KAT file {} is missing",
+                        kat::locate::official_file(dir, f, level).display()
+                    ))
+                })?;
+                let rsp = kat::rsp::parse(&text).map_err(|source| kat::KatError::Rsp {
+                    path: path.clone(),
+                    source,
+                })?;
+                for e in &mut entries {
+                    e.official = rsp
+                        .entries
+                        .iter()
+                        .find(|o| o.count == e.count)
+                        .map(kat::pins::board_digest_of);
+                }
+                source = format!("{source} and {}", path.display());
+            }
+            flavours.push(ExpectedFlavour {
+                flavour: f,
                 source,
-            })?;
-            let entries = rsp
-                .entries
-                .iter()
-                .filter(|e| e.count < count)
-                .map(|e| ExpectedEntry {
-                    count: e.count,
-                    digest: entry_digest(e),
-                })
-                .collect();
-            flavours.push((f, path.display().to_string(), entries));
+                entries,
+            });
         }
         Ok(Expected { flavours })
     }
-}
-
-fn entry_digest(e: &kat::rsp::Entry) -> String {
-    let mut h = Sha3_256::new();
-    h.update(&e.pk);
-    h.update(&e.sk);
-    h.update(&e.ct);
-    h.update(&e.ss);
-    hex::encode(h.finalize())
 }
 
 /// Runs the KAT entries of every selected flavour on the board (`elf` = the m4kem build, if
@@ -152,7 +179,12 @@ pub(crate) fn kat_runs(
 ) -> Vec<KatRun> {
     let count = args.count;
     let mut out = Vec::new();
-    for (f, source, want) in &expected.flavours {
+    for ExpectedFlavour {
+        flavour: f,
+        source,
+        entries: want,
+    } in &expected.flavours
+    {
         let f = *f;
         let r = match elf {
             Some(elf) => {
@@ -205,22 +237,27 @@ fn entry_verdict(
     level: Level,
     f: Flavour,
     want: &[ExpectedEntry],
-    source: &str,
 ) -> Option<String> {
-    let (lv, fl, dg, ok) = (kv["level"], kv["flavour"], kv["digest"], kv["ok"]);
+    let field = |k: &str| kv.get(k).copied().unwrap_or("");
+    let (lv, fl, dg, ok) = (
+        field("level"),
+        field("flavour"),
+        field("digest"),
+        field("ok"),
+    );
     if lv != level.digit().to_string() || Flavour::parse(fl) != Some(f) {
         return Some(format!("the board ran level {lv} flavour {fl}"));
     }
-    match want.iter().find(|e| e.count == c) {
-        None => Some(format!("{source} has no entry count = {c}")),
-        Some(e) if !dg.eq_ignore_ascii_case(&e.digest) => {
-            Some(format!("digest {dg} differs from {} of {source}", e.digest))
-        }
-        Some(_) if ok != "1" => {
-            Some("digest matches but Decaps did not reproduce ss on the board".into())
-        }
-        Some(_) => None,
+    let Some(e) = want.iter().find(|e| e.count == c) else {
+        return Some(format!("entry count = {c} was not requested"));
+    };
+    if !dg.eq_ignore_ascii_case(&e.pinned) {
+        return Some(format!("digest {dg} differs from the pinned {}", e.pinned));
     }
+    if let Some(o) = e.official.as_ref().filter(|o| !dg.eq_ignore_ascii_case(o)) {
+        return Some(format!("digest {dg} differs from the official file's {o}"));
+    }
+    (ok != "1").then(|| "digest matches but Decaps did not reproduce ss on the board".into())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -285,7 +322,7 @@ fn kat_on_board(
         }
         r.run += 1;
         seen.push(c);
-        match entry_verdict(&kv, c, level, f, want, source) {
+        match entry_verdict(&kv, c, level, f, want) {
             None => r.passed += 1,
             Some(why) => {
                 if r.first_failure.is_none() {

@@ -4,27 +4,33 @@
 //! ```text
 //! hqc-verify board --params DIR/params.json [--level 1|3|5] [--flavour v5.0.0|2026-02|all]
 //!                  [--count K] [--json] [--out FILE] [--kat-dir DIR] [--xor board|export]
-//!                  [--build-dir DIR] [--timeout SECONDS] [--no-rank]
+//!                  [--build-dir DIR] [--timeout SECONDS]
 //! ```
 //!
-//! A configuration is found upstream: a shift β, the modulus M it gives, a plan (l, c) and
-//! its export by `search export` (params.json and the C headers in one folder). This command
-//! takes it from there to the board, in the order of [`execute`]:
+//! The story of a configuration: a shift β gives a modulus M (`search modulus`); a plan
+//! chooses the transform size l and the residue size c (`search crt`); `search export` writes
+//! params.json and the C headers into one folder. This command takes that folder to the
+//! board, in the order of [`execute`]:
 //!
-//! 1. [`params`]: the export is read and validated; problems here are errors;
-//! 2. [`headers`]: the headers on disk belong to this params.json;
+//! 1. [`params`]: the export is loaded and verified by the one configuration reader
+//!    (`fafft_config`: every field re-derived, every header against its SHA-256); problems
+//!    here are errors, and nothing is built;
+//! 2. [`kem::Expected`]: the digests the board's KAT entries must reproduce, from the pins
+//!    committed in `hqc-verify/kat/entries/` (with `--kat-dir`, also the official files);
 //! 3. [`toolchain`]: the tools exist (installed when missing);
-//! 4. [`firmware`]: the firmware is built and its on-board tests run;
-//! 5. [`counts`]: one ring product and its stages are counted;
+//! 4. [`firmware`]: the firmware is built and its on-board tests run (the black-box modulus
+//!    extraction, random products against an on-board schoolbook product, board/host hashes);
+//! 5. [`counts`]: one ring product and its stages are counted ([`runs`]: QEMU and the
+//!    instruction-counting plugin);
 //! 6. [`kem`]: `m4kem` with the same multiplier regenerates KAT entries on the board;
-//! 7. [`model`]: the cost model is set beside the counts;
+//! 7. [`model`]: the cost model of this configuration is set beside the counts;
 //! 8. [`report`], [`render`]: the report, as JSON or text.
 //!
 //! QEMU is a functional model: the counts are executed **instructions**, not cycles.
 //!
-//! Exit status of [`run`]: `Ok(0)` when every check passed, `Ok(1)` when one failed (the report
-//! names it); `Err` when the command could not run (bad params.json, a tool that cannot be
-//! installed) — the caller prints it and exits 2, like `kat`.
+//! [`execute`] returns the report (a failed check is in it, `passed = false`); `Err` when the
+//! command could not run (bad params.json, a tool that cannot be installed). The binary exits
+//! 0, 1 or 2 accordingly, like `kat`.
 //!
 //! Builds go to `<repo>/build/board-run/<folder>-<xor>-<hash of the folder path>/` (firmware)
 //! and `<repo>/build/m4kem/` (m4kem), so a rerun only relinks and reruns QEMU; the JSON report
@@ -33,7 +39,6 @@
 pub mod args;
 pub mod counts;
 pub mod firmware;
-pub mod headers;
 pub mod kem;
 pub mod model;
 pub mod params;
@@ -43,17 +48,16 @@ pub mod runs;
 pub mod toolchain;
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use thiserror::Error;
 
 pub use args::{parse_flavours, parse_level, BoardArgs, FlavourSel};
 pub use counts::{ANCHOR_KEM_HQC1, ANCHOR_PRODUCT, ANCHOR_SOURCE, COUNT_NOTE};
-pub use params::{level_of_n, validate_params, Config, REQUIRED_HEADERS};
+pub use params::{load, Config, FIRMWARE_L};
 pub use render::render_text;
 pub use report::{
-    Anchor, BoardReport, Check, Counts, CrtContext, KatRun, KemCounts, ModelComparison, ModelRow,
-    ParamsInfo, Stages, Toolchain, SCHEMA_VERSION,
+    Anchor, BoardReport, Check, Counts, KatRun, KemCounts, ModelComparison, ModelRow, ParamsInfo,
+    Stages, Toolchain, SCHEMA_VERSION,
 };
 
 use crate::kat;
@@ -62,7 +66,10 @@ use report::Checks;
 /// Why `hqc-verify board` could not run (a failed check is not an error: it is in the report).
 #[derive(Debug, Error)]
 pub enum BoardError {
-    /// params.json or its folder is refused.
+    /// params.json is refused by the configuration reader.
+    #[error(transparent)]
+    Config(#[from] fafft_config::ConfigError),
+    /// params.json or its folder is refused by a rule of the board.
     #[error("{0}")]
     Params(String),
     /// A file or folder that cannot be read, created or written.
@@ -102,6 +109,16 @@ pub enum BoardError {
     /// The KAT expectations cannot be read.
     #[error(transparent)]
     Kat(#[from] kat::KatError),
+    /// A KAT entry without a committed pin (a repository defect).
+    #[error("no committed board digest for {level} {flavour} KAT entry count = {count}")]
+    MissingPin {
+        /// Level.
+        level: crate::core::params::Level,
+        /// Flavour.
+        flavour: crate::core::params::Flavour,
+        /// Entry.
+        count: usize,
+    },
     /// The cost model cannot be evaluated for this configuration.
     #[error("the cost model cannot be evaluated: {0}")]
     Model(String),
@@ -125,60 +142,27 @@ pub(crate) fn progress(msg: &str) {
     eprintln!("board: {msg}");
 }
 
-/// Runs the command: prints the text (or `--json`) report, writes `--out`, returns the exit
-/// status (0 all checks passed, 1 otherwise). `Err`: the command could not run (exit 2).
-pub fn run(args: &BoardArgs) -> Result<ExitCode, BoardError> {
-    let report = execute(args)?;
-    let json = serde_json::to_string_pretty(&report)? + "\n";
-    if let Some(out) = &args.out {
-        search::atomic::write_atomic(out, json.as_bytes())
-            .map_err(|e| BoardError::io("write", out, e))?;
-    }
-    if args.json {
-        print!("{json}");
-    } else {
-        print!("{}", render_text(&report));
-    }
-    Ok(if report.passed {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
-}
-
-/// Runs every step and returns the report (progress goes to stderr).
+/// Runs every step and returns the report (progress goes to stderr). `Ok` with a failed
+/// check is a report whose `passed` is false; `Err`: the command could not run.
 pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
-    // The export: β, its modulus M and the plan (l, c), as `search export` wrote them.
-    let cfg = params::validate_params(&args.params, args.level)?;
+    // The export: β, its modulus M and the plan (l, c), written by `search export` and
+    // verified field by field and file by file.
+    let cfg = params::load(&args.params, args.level)?;
     if args.xor == "export" && !cfg.dir.join("gen_xor_programs.h").is_file() {
         return Err(BoardError::Params(format!(
             "--xor export needs {}, which is missing",
             cfg.dir.join("gen_xor_programs.h").display()
         )));
     }
-    // What the board's KAT entries must reproduce, read before any build.
+    // What the board's KAT entries must reproduce: the committed pins (no outside file).
     let expected = kem::Expected::read(args, cfg.level)?;
-    let paths = toolchain::Paths::new(args, &cfg)?;
-    let mut ck = Checks::default();
-
-    // The headers on disk are the export's.
-    headers::check(&cfg, &mut ck);
-
+    let paths = toolchain::Paths::new(args, &cfg.dir)?;
     progress("checking the toolchain");
     let toolchain = toolchain::ensure_tools(&paths)?;
+    let mut ck = Checks::default();
 
     // The firmware: build, on-board tests, counts of one product.
-    progress(&format!(
-        "building the firmware for {} into {}",
-        cfg.dir.display(),
-        paths.fw_build.display()
-    ));
-    let mut counts = Counts::default();
-    if firmware::build_firmware(&paths, &args.xor, &mut ck) {
-        firmware::firmware_tests(&paths, args.timeout, &mut ck);
-        progress("counting one ring product and its stages");
-        counts::product_counts(&paths, args.timeout, &mut ck, &mut counts);
-    }
+    let mut counts = firmware_steps(&paths, args, &mut ck);
 
     // The board check of the KEM: m4kem with the C multiplier of the same folder.
     progress("building m4kem with MUL=c-fafft for the same headers");
@@ -195,16 +179,15 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
         );
     }
 
-    // The model beside the counts.
-    progress("evaluating the cost model of search crt");
-    let model = match model::model_comparison(&cfg, &counts, !args.no_rank) {
+    // The model beside the counts, and the published firmware beside both.
+    let model = match model::model_comparison(&cfg, &counts) {
         Ok(m) => Some(m),
         Err(e) => {
             ck.push("counts: cost model evaluated".into(), false, e.to_string());
             None
         }
     };
-    let anchor = counts::anchor_for(&cfg, &counts);
+    let anchor = counts::anchor_for(cfg.level, &counts);
 
     let failed = ck.failed();
     Ok(BoardReport {
@@ -229,4 +212,35 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
         anchor,
         note: COUNT_NOTE.into(),
     })
+}
+
+/// Builds the firmware for the headers of `paths.params_dir`, runs its on-board tests and
+/// counts one product and its stages.
+fn firmware_steps(paths: &toolchain::Paths, args: &BoardArgs, ck: &mut Checks) -> Counts {
+    progress(&format!(
+        "building the firmware for {} into {}",
+        paths.params_dir.display(),
+        paths.fw_build.display()
+    ));
+    let mut counts = Counts::default();
+    if firmware::build_firmware(paths, &args.xor, ck) {
+        firmware::firmware_tests(paths, args.timeout, ck);
+        progress("counting one ring product and its stages");
+        counts::product_counts(paths, args.timeout, ck, &mut counts);
+    }
+    counts
+}
+
+/// The firmware steps alone, on the headers of `dir` **as they are on disk**, without
+/// params.json: build, the on-board tests, the product counts. [`execute`] refuses a folder
+/// whose headers differ from their params.json before anything is built; this entry point
+/// exists so that a test can alter a header and see the on-board checks (the black-box
+/// modulus extraction, the products against the schoolbook product) fail.
+pub fn firmware_checks(dir: &Path, args: &BoardArgs) -> Result<(Vec<Check>, Counts), BoardError> {
+    let dir = std::fs::canonicalize(dir).map_err(|e| BoardError::io("resolve", dir, e))?;
+    let paths = toolchain::Paths::new(args, &dir)?;
+    toolchain::ensure_tools(&paths)?;
+    let mut ck = Checks::default();
+    let counts = firmware_steps(&paths, args, &mut ck);
+    Ok((ck.0, counts))
 }

@@ -27,7 +27,8 @@ pub fn render_text(r: &BoardReport) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} board run: l = {}, N = {}, c = {}, n = {}, β = {} ({} chain), wt(M) = {}; {}",
+        "{} board run: l = {}, N = {}, c = {}, n = {}, β = {} ({} chain), wt(M) = {}; \
+         params.json and {} exported files verified (config_id {})",
         p.level,
         p.l,
         p.big_n,
@@ -36,14 +37,8 @@ pub fn render_text(r: &BoardReport) -> String {
         p.beta,
         p.chain,
         p.modulus_weight,
-        if p.checksum_verified {
-            format!(
-                "params.json checksum {} verified",
-                &p.checksum[..16.min(p.checksum.len())]
-            )
-        } else {
-            "params.json has no checksum".into()
-        }
+        p.verified_files.len(),
+        p.config_id.get(..16).unwrap_or(&p.config_id)
     );
     let _ = writeln!(s, "  params: {}", p.file);
     let _ = writeln!(
@@ -141,7 +136,7 @@ pub fn render_text(r: &BoardReport) -> String {
     if let Some(m) = &r.model {
         let _ = writeln!(
             s,
-            "\nCost model of search crt ({}, table {}{}):",
+            "\nCost model of this configuration ({}, table {}{}):",
             m.cost_model_version,
             m.cost_table,
             m.residue_method
@@ -168,18 +163,6 @@ pub fn render_text(r: &BoardReport) -> String {
                 row.ratio_to_cycles
                     .map(|x| format!("{x:.3}"))
                     .unwrap_or("—".into())
-            );
-        }
-        if let Some(c) = &m.search_crt {
-            let _ = writeln!(
-                s,
-                "  search crt --n {}: this configuration ranks {} of {} ({}); preferred {} ({} cycles)",
-                p.n,
-                c.rank_of_this_configuration.map(|x| x.to_string()).unwrap_or("—".into()),
-                c.plans,
-                c.total_cycles_there.map(|x| format!("{x:.0} cycles")).unwrap_or("not listed".into()),
-                c.preferred,
-                c.preferred_total_cycles.round()
             );
         }
     }

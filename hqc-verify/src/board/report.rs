@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// Version of the JSON report.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The whole report (`--json`).
 #[derive(Clone, Debug, Serialize)]
@@ -35,7 +35,7 @@ pub struct BoardReport {
     pub kat: Vec<KatRun>,
     /// Instruction counts.
     pub counts: Counts,
-    /// Cost model of `search crt` against the counts.
+    /// The cost model (`fafft_config::cost`) against the counts.
     pub model: Option<ModelComparison>,
     /// The published firmware on the same machine.
     pub anchor: Anchor,
@@ -43,17 +43,20 @@ pub struct BoardReport {
     pub note: String,
 }
 
-/// The validated configuration.
+/// The verified configuration.
 #[derive(Clone, Debug, Serialize)]
 pub struct ParamsInfo {
     /// params.json (absolute).
     pub file: String,
     /// Its folder (the `PARAMS_DIR` of the firmware).
     pub dir: String,
-    /// `checksum` of params.json (empty if it has none).
+    /// `checksum` of params.json (verified: it covers every field and, through per-file
+    /// SHA-256s, every exported file).
     pub checksum: String,
-    /// The checksum was present and recomputed equal.
-    pub checksum_verified: bool,
+    /// `config_id` (named in every header banner).
+    pub config_id: String,
+    /// The exported files verified against their SHA-256 in params.json.
+    pub verified_files: Vec<String>,
     /// The level of n.
     pub level: String,
     /// Field degree.
@@ -186,7 +189,7 @@ pub struct Stages {
 /// Modelled against counted.
 #[derive(Clone, Debug, Serialize)]
 pub struct ModelComparison {
-    /// Cost-model version of `search`.
+    /// Cost-model version (`fafft_config::cost::COST_MODEL_VERSION`).
     pub cost_model_version: String,
     /// Cycle table.
     pub cost_table: String,
@@ -196,8 +199,6 @@ pub struct ModelComparison {
     pub truncated_encode: bool,
     /// Rows: forward, pointwise, inverse, residue, reconstruction, product.
     pub rows: Vec<ModelRow>,
-    /// The configuration among the plans of `search crt --n n`.
-    pub search_crt: Option<CrtContext>,
 }
 
 /// One component.
@@ -215,21 +216,6 @@ pub struct ModelRow {
     pub ratio_to_ops: Option<f64>,
     /// counted / modelled cycles.
     pub ratio_to_cycles: Option<f64>,
-}
-
-/// Where the configuration stands in `search crt`.
-#[derive(Clone, Debug, Serialize)]
-pub struct CrtContext {
-    /// Plans ranked.
-    pub plans: usize,
-    /// Rank of a plan with this l, c and β (if `search crt` lists one).
-    pub rank_of_this_configuration: Option<usize>,
-    /// Its modelled total cycles there.
-    pub total_cycles_there: Option<f64>,
-    /// The preferred plan.
-    pub preferred: String,
-    /// Its modelled cycles.
-    pub preferred_total_cycles: f64,
 }
 
 /// The published firmware.

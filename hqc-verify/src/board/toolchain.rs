@@ -3,13 +3,12 @@
 //! Missing tools are installed by `scripts/install-board-deps.sh` and
 //! `scripts/install-rust-web.sh` (both idempotent).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use sha2::{Digest as _, Sha256};
 
 use super::args::BoardArgs;
-use super::params::Config;
 use super::report::Toolchain;
 use super::runs::tail;
 use super::{progress, BoardError};
@@ -33,7 +32,7 @@ pub(crate) struct Paths {
 }
 
 impl Paths {
-    pub(crate) fn new(args: &BoardArgs, cfg: &Config) -> Result<Self, BoardError> {
+    pub(crate) fn new(args: &BoardArgs, params_dir: &Path) -> Result<Self, BoardError> {
         let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
         let repo = here
             .parent()
@@ -51,8 +50,7 @@ impl Paths {
                 board.join("firmware/Makefile").display()
             )));
         }
-        let name: String = cfg
-            .dir
+        let name: String = params_dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "params".into())
@@ -65,7 +63,7 @@ impl Paths {
                 }
             })
             .collect();
-        let h = hex::encode(Sha256::digest(cfg.dir.display().to_string().as_bytes()));
+        let h = hex::encode(Sha256::digest(params_dir.display().to_string().as_bytes()));
         let tag = format!("{name}-{}-{}", args.xor, &h[..8]);
         let base = args
             .build_dir
@@ -77,7 +75,7 @@ impl Paths {
         Ok(Paths {
             // one plugin per build folder: concurrent runs never rebuild a shared .so
             plugin: fw_build.join("libinsncount.so"),
-            params_dir: cfg.dir.clone(),
+            params_dir: params_dir.to_path_buf(),
             repo,
             board,
             tag,
