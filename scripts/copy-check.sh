@@ -10,8 +10,9 @@
 # the untracked ones it does not ignore, with their contents and modification times (so cargo's
 # mtime-based freshness stays right for the shared target folder). On a clean checkout (CI) that is
 # exactly a clone. The build folders are reused so little is recompiled: cargo's target folder
-# ($CARGO_TARGET_DIR, default <repo>/target) and the board build folder <repo>/build (symlinked into
-# the copy). The temporary folder is removed on exit.
+# ($CARGO_TARGET_DIR, default <repo>/target), and from the board build folder <repo>/build the
+# rustc-web toolchain and the m4kem cargo folders (symlinked into the copy's build/). The
+# temporary folder is removed on exit.
 #
 #   scripts/copy-check.sh [--host-only]
 #
@@ -59,9 +60,13 @@ echo "copy-check: copying $repo to $copy"
     [ -e "$f" ] || [ -L "$f" ] && printf '%s\0' "$f"
 done | tar --null -T - -cf -) | tar -xf - -C "$copy"
 [ -f "$copy/Cargo.toml" ] || fail "the copy has no Cargo.toml"
-mkdir -p "$repo/build"
+# The board build folder: the copy gets its own build/ (removed with it, so the per-run firmware
+# folders, named after the copy's path, do not pile up), with the expensive parts linked from the
+# repository's: Debian's rustc-web tree and the cargo folders of the m4kem staticlib.
 [ -e "$copy/build" ] && fail "build/ is tracked; it should be git-ignored"
-ln -s "$repo/build" "$copy/build"
+mkdir -p "$copy/build/m4kem" "$repo/build/m4kem/target-portable" "$repo/build/m4kem/target-c-fafft"
+[ -d "$repo/build/rust-web" ] && ln -s "$repo/build/rust-web" "$copy/build/rust-web"
+for t in "$repo"/build/m4kem/target-*; do ln -s "$t" "$copy/build/m4kem/$(basename "$t")"; done
 echo "copy-check: $(cd "$copy" && find . -path ./build -prune -o -type f -print | wc -l) files copied ($(elapsed))"
 
 cd "$copy"
