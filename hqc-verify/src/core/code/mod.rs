@@ -9,6 +9,9 @@ pub mod gf256;
 pub mod lanes;
 pub mod rm;
 pub mod rs;
+pub mod rs_eea;
+
+pub use rs::Decoder;
 
 use super::params::{ParamSet, MAX_N1};
 
@@ -19,9 +22,14 @@ pub fn encode<P: ParamSet>(m: &[u8], out: &mut [u64]) {
     rm::encode::<P>(&cw[..P::N1], out);
 }
 
-/// C.Decode(w) into `m[..P::K]`.
+/// C.Decode(w) into `m[..P::K]` (Berlekamp–Massey for the RS part).
 pub fn decode<P: ParamSet>(w: &[u64], m: &mut [u8]) {
+    decode_with::<P>(w, m, Decoder::Bm)
+}
+
+/// C.Decode(w) into `m[..P::K]` with the chosen RS key-equation solver.
+pub fn decode_with<P: ParamSet>(w: &[u64], m: &mut [u8], decoder: Decoder) {
     let mut cw = [0u8; MAX_N1];
     rm::decode::<P>(w, &mut cw[..P::N1]);
-    rs::decode::<P>(&mut cw[..P::N1], m);
+    rs::decode_with::<P>(&mut cw[..P::N1], m, decoder);
 }

@@ -8,11 +8,12 @@
 //! Decoding (all constant time; no branch or index depends on the received word):
 //! 1. syndromes S_i = c(α^i), i = 1 … 2δ;
 //! 2. error locator σ(x) by Berlekamp–Massey with a fixed 2δ iterations, every update
-//!    computed and selected with masks;
+//!    computed and selected with masks, and Ω(x) = S(x)·σ(x) mod x^{2δ}; or both σ and Ω
+//!    (each up to a common factor λ·x^b) by the extended Euclidean algorithm
+//!    ([`super::rs_eea`], chosen with [`Decoder`]);
 //! 3. for each message position j (2δ ≤ j < n1) — parity positions do not affect the
 //!    output — σ(α^{−j}) = 0 marks an error, whose value is
-//!    e_j = Ω(α^{−j}) / σ′(α^{−j}) with Ω(x) = S(x)·σ(x) mod x^{2δ} (Forney form, §9.3
-//!    step 4), added under a mask;
+//!    e_j = Ω(α^{−j}) / σ′(α^{−j}) (Forney form, §9.3 step 4), added under a mask;
 //! 4. output the last k bytes.
 //!
 //! The reference finds roots with an additive FFT and computes error values with its
@@ -22,8 +23,8 @@
 
 use super::gf256::{inv, mul, EXP};
 use super::lanes::{self, Lanes};
-use crate::core::ct::{barrier, mask_nonzero_u8};
-use crate::core::params::{ParamSet, MAX_G};
+use crate::core::ct::{barrier, mask_lt_u64, mask_nonzero_u8};
+use crate::core::params::{ParamSet, MAX_G, MAX_N1};
 
 /// Parity by the reference's linear-feedback shift register (§9.1): for i = k−1 down to 0,
 /// f = m\[i\] ⊕ p\[2δ−1\]; p\[j\] = p\[j−1\] ⊕ f·g_j (j = 2δ−1 … 1); p\[0\] = f·g_0. Writes
@@ -139,19 +140,49 @@ fn bm_lanes<P: ParamSet>(s: &[u8]) -> (Lanes, usize) {
     (lam, l as usize)
 }
 
-/// Decodes a received word of n1 bytes in place (corrects up to δ symbol errors; see the
-/// module docs) and writes the message (the last k bytes) to `msg`.
-///
-/// # Preconditions
-/// `cw.len() == P::N1`, `msg.len() == P::K`.
-pub fn decode<P: ParamSet>(cw: &mut [u8], msg: &mut [u8]) {
+/// The algorithm that solves the key equation (docs/hqc.md §9.3 step 2). Both are
+/// constant time and give the same result for up to δ symbol errors; the root search and
+/// error values (steps 3 and 4) are shared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Decoder {
+    /// Berlekamp–Massey with a fixed 2δ iterations, then Ω = S·σ mod x^{2δ}.
+    #[default]
+    Bm,
+    /// The extended Euclidean algorithm (Sugiyama) with a fixed 2δ iterations, giving σ
+    /// and Ω together ([`super::rs_eea`]).
+    Eea,
+}
+
+impl Decoder {
+    /// Both decoders, default first.
+    pub const ALL: [Decoder; 2] = [Decoder::Bm, Decoder::Eea];
+
+    /// The command-line name: `bm` or `eea`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Decoder::Bm => "bm",
+            Decoder::Eea => "eea",
+        }
+    }
+
+    /// The decoder named `name` (`bm` or `eea`), if any.
+    pub fn from_name(name: &str) -> Option<Decoder> {
+        Decoder::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+impl core::fmt::Display for Decoder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// σ (scaled) by Berlekamp–Massey and Ω(x) = S(x)·σ(x) mod x^{2δ}, as lanes.
+fn bm_key_equation<P: ParamSet>(s: &[u8]) -> (Lanes, Lanes) {
     let t = 2 * P::DELTA;
-    let len = t + 1;
-    let nw = len.div_ceil(8);
-    let mut s = [0u8; MAX_G];
-    syndromes::<P>(cw, &mut s);
+    let nw = (t + 1).div_ceil(8);
     let (sigma, _) = bm_lanes::<P>(&s[..t]);
-    // Ω(x) = S(x)·σ(x) mod x^{2δ}: Ω_i = Σ_{k ≤ i} σ_k S_{i−k+1} = Σ_k σ_k · W_i[k].
+    // Ω_i = Σ_{k ≤ i} σ_k S_{i−k+1} = Σ_k σ_k · W_i[k].
     let rev = reversed(&s[..t], t);
     let pw_sigma = lanes::powers(&sigma, nw);
     let mut omega_b = [0u8; 64];
@@ -159,9 +190,26 @@ pub fn decode<P: ParamSet>(cw: &mut [u8], msg: &mut [u8]) {
         let sp = lanes::spreads(&window(&rev, t, i), nw);
         *o = lanes::hsum(&lanes::hadamard_spread(&sp, &pw_sigma, nw), nw);
     }
-    let omega = lanes::from_bytes(&omega_b);
+    (sigma, lanes::from_bytes(&omega_b))
+}
+
+/// (σ, Ω) from the syndromes by `decoder`. The choice is public; both paths are constant
+/// time in the syndromes.
+pub fn key_equation<P: ParamSet>(s: &[u8], decoder: Decoder) -> (Lanes, Lanes) {
+    match decoder {
+        Decoder::Bm => bm_key_equation::<P>(s),
+        Decoder::Eea => super::rs_eea::key_equation::<P>(s),
+    }
+}
+
+/// Steps 3 and 4 for the positions `from .. n1` (public `from`): where σ(α^{−j}) = 0,
+/// adds e_j = Ω(α^{−j}) / σ′(α^{−j}) to `cw[j]` under a mask. Returns the number of
+/// nonzero corrections applied (secret; for [`decode_checked_with`]).
+fn correct<P: ParamSet>(cw: &mut [u8], sigma: &Lanes, omega: &Lanes, from: usize) -> u64 {
+    let len = 2 * P::DELTA + 1;
+    let nw = len.div_ceil(8);
     // σ′(x) = Σ_{k odd} σ_k x^{k−1}: lane k − 1 ← σ_k for odd k.
-    let sb = lanes::to_bytes(&sigma);
+    let sb = lanes::to_bytes(sigma);
     let mut der_b = [0u8; 64];
     let mut k = 1;
     while k < len {
@@ -170,11 +218,12 @@ pub fn decode<P: ParamSet>(cw: &mut [u8], msg: &mut [u8]) {
     }
     let der = lanes::from_bytes(&der_b);
     let (sp_sigma, sp_omega, sp_der) = (
-        lanes::spreads(&sigma, nw),
-        lanes::spreads(&omega, nw),
+        lanes::spreads(sigma, nw),
+        lanes::spreads(omega, nw),
         lanes::spreads(&der, nw),
     );
-    for (j, cj) in cw.iter_mut().enumerate().take(P::N1).skip(t) {
+    let mut count = 0u64;
+    for (j, cj) in cw.iter_mut().enumerate().take(P::N1).skip(from) {
         // pows[b] lane k = α^b · (α^{−j})^k (public).
         let mut bytes = [0u8; 64];
         // exponents −j·k mod 255, stepped without division (public values)
@@ -192,10 +241,69 @@ pub fn decode<P: ParamSet>(cw: &mut [u8], msg: &mut [u8]) {
         let ov = lanes::hsum(&lanes::hadamard_spread(&sp_omega, &pows, nw), nw);
         let dv = lanes::hsum(&lanes::hadamard_spread(&sp_der, &pows, nw), nw);
         let is_root = barrier(!mask_nonzero_u8(sv));
-        let e = mul(ov, inv(dv));
-        *cj ^= is_root & e;
+        let e = is_root & mul(ov, inv(dv));
+        *cj ^= e;
+        count += (mask_nonzero_u8(e) & 1) as u64;
+    }
+    count
+}
+
+/// Decodes a received word of n1 bytes in place (corrects up to δ symbol errors; see the
+/// module docs) with Berlekamp–Massey and writes the message (the last k bytes) to `msg`.
+///
+/// # Preconditions
+/// `cw.len() == P::N1`, `msg.len() == P::K`.
+pub fn decode<P: ParamSet>(cw: &mut [u8], msg: &mut [u8]) {
+    decode_with::<P>(cw, msg, Decoder::Bm)
+}
+
+/// [`decode`] with a chosen key-equation solver. Only the message positions are
+/// corrected. For up to δ errors both decoders give the same (correct) message; beyond δ
+/// each gives some message, not necessarily the same one (the KEM rejects either).
+///
+/// # Preconditions
+/// `cw.len() == P::N1`, `msg.len() == P::K`.
+pub fn decode_with<P: ParamSet>(cw: &mut [u8], msg: &mut [u8], decoder: Decoder) {
+    let t = 2 * P::DELTA;
+    let mut s = [0u8; MAX_G];
+    syndromes::<P>(cw, &mut s);
+    let (sigma, omega) = key_equation::<P>(&s[..t], decoder);
+    correct::<P>(cw, &sigma, &omega, t);
+    msg[..P::K].copy_from_slice(&cw[t..P::N1]);
+}
+
+/// Bounded-distance decoding with a failure flag, identical for both decoders on every
+/// input: corrects all n1 positions, and accepts iff the result is a codeword at most δ
+/// symbols from the received word. Returns 0xFF on success (then `cw` is that codeword,
+/// which is unique since the minimum distance is 2δ + 1) and 0x00 on failure (then `cw`
+/// is left as received); `msg` gets the last k bytes of `cw` either way. Because both
+/// solvers decode every pattern of up to δ errors, both succeed exactly when the
+/// received word is within δ of a codeword, and then return the same codeword; on
+/// failure both return the received message bytes. Constant time; about twice the work
+/// of [`decode_with`] (all positions corrected, syndromes recomputed).
+///
+/// # Preconditions
+/// `cw.len() == P::N1`, `msg.len() == P::K`.
+pub fn decode_checked_with<P: ParamSet>(cw: &mut [u8], msg: &mut [u8], decoder: Decoder) -> u8 {
+    let t = 2 * P::DELTA;
+    let mut received = [0u8; MAX_N1];
+    received[..P::N1].copy_from_slice(&cw[..P::N1]);
+    let mut s = [0u8; MAX_G];
+    syndromes::<P>(cw, &mut s);
+    let (sigma, omega) = key_equation::<P>(&s[..t], decoder);
+    let count = correct::<P>(cw, &sigma, &omega, 0);
+    syndromes::<P>(cw, &mut s);
+    let mut acc = 0u8;
+    for &x in &s[..t] {
+        acc |= x;
+    }
+    let within = mask_lt_u64(count, P::DELTA as u64 + 1) as u8;
+    let ok = barrier(!mask_nonzero_u8(acc) & within);
+    for (c, r) in cw.iter_mut().zip(&received).take(P::N1) {
+        *c = (ok & *c) | (!ok & r);
     }
     msg[..P::K].copy_from_slice(&cw[t..P::N1]);
+    ok
 }
 
 #[cfg(test)]
