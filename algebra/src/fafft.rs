@@ -48,7 +48,7 @@ impl<F: BinaryField> Evaluations<F> {
     }
 }
 
-/// Check that `(m, l, β)` is admissible: `l < m/2` and `β ∈ V_{m−l} \ V_{m/2}` (§7.1, §12.2).
+/// Check that `(m, l, β)` is admissible: `l < m/2` and `β ∈ V_{m−l} \ V_{m/2}` (§7.1, §12 item 2).
 pub fn check_admissible<F: BinaryField>(
     basis: &CantorBasis<F>,
     l: u32,
@@ -99,7 +99,7 @@ impl<F: BinaryField> FafftPlan<F> {
     }
 
     /// Plan with an explicit shift `a` (any `a` with `s_l(a) = β`, e.g. the artifact chain of
-    /// §10.4). Another valid `a` only reorders the evaluation points.
+    /// §7.6). Another valid `a` only reorders the evaluation points.
     pub fn with_shift(basis: &CantorBasis<F>, l: u32, beta: F, a: F) -> Result<Self, AlgebraError> {
         check_admissible(basis, l, beta)?;
         if eval_s(l, a) != beta {

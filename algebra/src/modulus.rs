@@ -170,7 +170,7 @@ pub fn is_admissible_minpoly(p: &Poly, m: u32, l: u32) -> Result<bool, AlgebraEr
 }
 
 /// Number of distinct residues `e mod 32` over the exponents of M, and the per-residue counts
-/// (the artifact's `minpoly_mod_lens`, §8.4 / §9.4).
+/// (the artifact's `minpoly_mod_lens`, `docs/test-vectors.md` §5, `docs/fafft.md` §9.4).
 pub fn residues_mod_32(m: &Poly) -> (usize, [usize; 32]) {
     let mut cnt = [0usize; 32];
     for e in m.exponents() {

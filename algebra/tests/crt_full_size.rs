@@ -1,5 +1,5 @@
 //! FAFFT + CRT at the HQC sizes (docs/fafft.md §9): exact products of random n-bit inputs, the
-//! fold modulo x^n − 1, the deterministic vectors of §9.5 and the IL vectors of §10.2.
+//! fold modulo x^n − 1, the deterministic vectors of docs/test-vectors.md §8 and the IL vectors of §9.
 
 use algebra::cantor::CantorBasis;
 use algebra::crt::{Crt, FafftCrt};

@@ -332,7 +332,7 @@ fn artifact_shift_chain_and_output_order() {
     assert_eq!(pts, vec![0x599a429e, 0x599a429f, 0x599a429c, 0x599a429d]);
     let gam: Vec<u32> = plan.gammas().iter().map(|z| z.0).collect();
     assert_eq!(&gam[1..], &want[..10]);
-    // Encode columns r_0..r_7 of the artifact (§10.3).
+    // Encode columns r_0..r_7 of the artifact (docs/test-vectors.md §9).
     assert_eq!(
         &plan.encode_matrix().cols()[..8],
         &[

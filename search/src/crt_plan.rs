@@ -12,8 +12,8 @@
 //!    cheapest factorisation is kept. Sizes with `c_min ≤ N` are considered (the residue product
 //!    of a larger c costs more than doubling the transform);
 //! 3. **two_moduli**: two coprime FAFFT moduli `M1` (size N1) and `M2` (size N2 ≤ N1,
-//!    `N1 + N2 ≥ 2n − 1`, the smallest such N2), reconstructed by the general CRT of §15.4.
-//!    Coprimality is decided by §15.4 (for `l2 < l1`: coprime iff `s_{l1−l2}(β2)` is not a
+//!    `N1 + N2 ≥ 2n − 1`, the smallest such N2), reconstructed by the general CRT of §9.8.
+//!    Coprimality is decided by §9.8 (for `l2 < l1`: coprime iff `s_{l1−l2}(β2)` is not a
 //!    Frobenius conjugate of `β1`, i.e. the Gray-orbit minima of `coords(β2) >> (l1−l2)` and
 //!    `coords(β1)` differ; for `l1 = l2`: iff the minimal polynomials differ) **and** checked with
 //!    an explicit gcd; a disagreement is reported as an error.
@@ -24,7 +24,7 @@
 //! moduli JSON of `search moduli` (`--moduli FILE`), or from `--beta L:0xHEX`. Among the
 //! `--candidates K` lightest it keeps the one with the lowest modelled total cost (the
 //! β-dependent terms are the reconstruction, §9.4, and the XOR programs of the γ_j and
-//! Encode/Decode matrices, §15.3).
+//! Encode/Decode matrices, §10.1).
 //!
 //! Costs come from [`crate::cost`] and are split into forward transforms (two), pointwise
 //! products, inverse transforms, residue product and reconstruction. Plans are ranked by total
@@ -92,8 +92,8 @@ pub enum CrtError {
         beta2: u32,
         gcd_degree: usize,
     },
-    /// The §15.4 criterion and the explicit gcd disagree (an internal inconsistency).
-    #[error("coprimality criterion (§15.4) says {criterion} but gcd(M1, M2) has degree {gcd_degree} (l1 = {l1}, l2 = {l2})")]
+    /// The §9.8 criterion and the explicit gcd disagree (an internal inconsistency).
+    #[error("coprimality criterion (docs/fafft.md §9.8) says {criterion} but gcd(M1, M2) has degree {gcd_degree} (l1 = {l1}, l2 = {l2})")]
     CriterionMismatch {
         criterion: bool,
         gcd_degree: usize,
@@ -467,18 +467,18 @@ fn json_u64(v: Option<&serde_json::Value>) -> Option<u64> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Coprimality of two FAFFT moduli (§15.4).
+// Coprimality of two FAFFT moduli (§9.8).
 
 /// Result of the coprimality check of two moduli.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CoprimeCheck {
-    /// The §15.4 criterion.
+    /// The §9.8 criterion.
     pub criterion: bool,
     /// Degree of gcd(M1, M2) (explicit Euclid).
     pub gcd_degree: usize,
 }
 
-/// Decide whether `P1(s_{l1}(x))` and `P2(s_{l2}(x))` are coprime, by §15.4 and by an explicit
+/// Decide whether `P1(s_{l1}(x))` and `P2(s_{l2}(x))` are coprime, by §9.8 and by an explicit
 /// gcd; errors if they are not (or if the two disagree).
 pub fn check_coprime(a: &ModulusInfo, b: &ModulusInfo) -> Result<CoprimeCheck, CrtError> {
     let (big, small) = if a.l >= b.l { (a, b) } else { (b, a) };

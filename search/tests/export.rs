@@ -161,7 +161,7 @@ fn read(dir: &Path, f: &str) -> String {
 fn swap32_vectors() {
     assert_eq!(swap32(0x44c4_a9ff), 0x7b51_5b15);
     assert_eq!(inv_swap32(0x7b51_5b15), 0x44c4_a9ff);
-    // bit permutation of §10.2: plain bit 8q + r → 4r + σ(q), σ = (0, 2, 1, 3)
+    // bit permutation of docs/firmware-layout.md §5: plain bit 8q + r → 4r + σ(q), σ = (0, 2, 1, 3)
     let sigma = [0u32, 2, 1, 3];
     for q in 0..4u32 {
         for r in 0..8u32 {
@@ -255,7 +255,7 @@ fn hqc1_artifact_tables_and_reload() {
         pj["checksum"].as_str().expect("checksum")
     );
 
-    // minpoly_mods_defs.h (§10.1, §8.4)
+    // minpoly_mods_defs.h (docs/firmware-layout.md §4, docs/test-vectors.md §5)
     let mh = read(&out, "minpoly_mods_defs.h");
     let a = parse_arrays(&mh);
     let m0 = &a["minpoly_mod_0"];
@@ -285,7 +285,7 @@ fn hqc1_artifact_tables_and_reload() {
     let m_parsed = Poly::from_exponents(&exps);
     assert_eq!(m_parsed, e.modulus);
 
-    // IL_defs.h (§10.2)
+    // IL_defs.h (docs/firmware-layout.md §5)
     let ih = read(&out, "IL_defs.h");
     let ia = parse_arrays(&ih);
     let il_plain: Vec<u32> = ia["IL_plain"].iter().map(|&x| x as u32).collect();
@@ -324,7 +324,7 @@ fn hqc1_artifact_tables_and_reload() {
         "IL·M ≡ 1 mod x^c"
     );
 
-    // encode_matrix_defs.h (§10.3)
+    // encode_matrix_defs.h (docs/firmware-layout.md §6)
     let eh = read(&out, "encode_matrix_defs.h");
     let ea = parse_arrays(&eh);
     let cols_of = |flat: &Vec<u64>| -> Vec<u32> {
@@ -375,7 +375,7 @@ fn hqc1_artifact_tables_and_reload() {
         published_r
     );
 
-    // gft_mul_s_inv_i_beta_matrix_defs.h (§10.4): j = 1 … 11, γ_11 = 0x8cb5cc64
+    // gft_mul_s_inv_i_beta_matrix_defs.h (docs/firmware-layout.md §7): j = 1 … 11, γ_11 = 0x8cb5cc64
     let gh = read(&out, "gft_mul_s_inv_i_beta_matrix_defs.h");
     assert_eq!(parse_define(&gh, "FAFFT_GFT_MATRICES"), Some(11));
     assert_eq!(parse_define(&gh, "FAFFT_HAVE_GAMMA_11"), Some(1));
@@ -389,7 +389,7 @@ fn hqc1_artifact_tables_and_reload() {
         }
     }
 
-    // btfy_consts_gft.h (§10.5)
+    // btfy_consts_gft.h (docs/firmware-layout.md §8)
     let sh = read(&out, "btfy_consts_gft.h");
     let s0: Vec<u32> = parse_arrays(&sh)["s0_gft"]
         .iter()
