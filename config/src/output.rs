@@ -8,8 +8,9 @@
 //!   is removed on any error, so a reader never sees a half-written file (also after a kill);
 //!   temporary files and folders `.NAME.tmp-PID` left by runs that were killed (PID no longer
 //!   alive) are removed on the next successful write of NAME;
-//! * a character device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe): written through,
-//!   i.e. opened for writing and written, never renamed over;
+//! * a character device or a FIFO (`/dev/null`, a named pipe), or an open file descriptor
+//!   (`/dev/stdout`, `/dev/fd/N`, links into `/proc`): written through, i.e. opened for
+//!   writing and written, never renamed over;
 //! * a directory or any other special file (socket, block device): refused with an error that
 //!   names the path.
 //!
@@ -28,6 +29,9 @@ enum Target {
     Replace(PathBuf),
     /// A character device or FIFO: open and write through.
     Through(PathBuf),
+    /// This process's own standard output or error (`/dev/stdout`, `/proc/self/fd/1`, ...):
+    /// written through the same descriptor, after what the process printed before.
+    Std(u8),
 }
 
 fn refuse(path: &Path, what: &str) -> Error {
@@ -38,6 +42,19 @@ fn refuse(path: &Path, what: &str) -> Error {
             path.display()
         ),
     )
+}
+
+fn kind_name(t: std::fs::FileType) -> String {
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+    .to_string()
 }
 
 /// Follow symbolic links from `path` to the file that would be written, and classify it.
@@ -51,7 +68,34 @@ fn resolve(path: &Path) -> std::io::Result<Target> {
         };
         let ft = meta.file_type();
         if ft.is_symlink() {
+            // What the kernel reaches through the link (this also resolves links whose text is
+            // no path, such as /dev/stdout -> /proc/self/fd/1 -> "pipe:[N]").
+            if let Ok(m) = std::fs::metadata(&p) {
+                let t = m.file_type();
+                if t.is_char_device() || t.is_fifo() {
+                    return Ok(Target::Through(p));
+                }
+                if !t.is_file() {
+                    return Err(refuse(path, &kind_name(t)));
+                }
+            }
             let to = std::fs::read_link(&p)?;
+            for (fd, names) in [
+                (1u8, ["/proc/self/fd/1", "/dev/fd/1"]),
+                (2u8, ["/proc/self/fd/2", "/dev/fd/2"]),
+            ] {
+                if names
+                    .iter()
+                    .any(|n| to == Path::new(n) || p == Path::new(n))
+                {
+                    return Ok(Target::Std(fd));
+                }
+            }
+            if to.starts_with("/proc/") {
+                // an open file descriptor (/dev/stdout, /dev/fd/N): write into it, since
+                // replacing the file behind it would detach it from its other writers
+                return Ok(Target::Through(p));
+            }
             p = if to.is_absolute() {
                 to
             } else {
@@ -65,16 +109,7 @@ fn resolve(path: &Path) -> std::io::Result<Target> {
         if ft.is_char_device() || ft.is_fifo() {
             return Ok(Target::Through(p));
         }
-        if ft.is_dir() {
-            return Err(refuse(path, "a directory"));
-        }
-        if ft.is_block_device() {
-            return Err(refuse(path, "a block device"));
-        }
-        if ft.is_socket() {
-            return Err(refuse(path, "a socket"));
-        }
-        return Err(refuse(path, "a special file"));
+        return Err(refuse(path, &kind_name(ft)));
     }
     Err(Error::new(
         ErrorKind::InvalidInput,
@@ -181,9 +216,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     match resolve(path)? {
         Target::Replace(p) => replace(&p, bytes),
         Target::Through(p) => {
-            let mut f = std::fs::OpenOptions::new().write(true).open(&p)?;
+            // append: a descriptor shared with the shell (`> file`) keeps what was written
+            let mut f = std::fs::OpenOptions::new().append(true).open(&p)?;
             f.write_all(bytes)?;
             f.flush()
+        }
+        Target::Std(1) => {
+            let mut o = std::io::stdout().lock();
+            o.write_all(bytes)?;
+            o.flush()
+        }
+        Target::Std(_) => {
+            let mut o = std::io::stderr().lock();
+            o.write_all(bytes)?;
+            o.flush()
         }
     }
 }
@@ -216,7 +262,7 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
             Ok(())
         }
         // Opening a FIFO would wait for its reader; a device is checked when written.
-        Target::Through(_) => Ok(()),
+        Target::Through(_) | Target::Std(_) => Ok(()),
     }
 }
 
@@ -224,7 +270,7 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
 fn normal(path: &Path) -> PathBuf {
     let p = match resolve(path) {
         Ok(Target::Replace(p) | Target::Through(p)) => p,
-        Err(_) => path.to_path_buf(),
+        Ok(Target::Std(_)) | Err(_) => path.to_path_buf(),
     };
     if let Ok(c) = std::fs::canonicalize(&p) {
         return c;

@@ -583,3 +583,60 @@ fn beta_parses_the_same_way_everywhere() {
         assert_error(&r, &["bad --beta"]);
     }
 }
+
+#[test]
+fn out_to_dev_stdout_when_stdout_is_a_pipe() {
+    if !Path::new("/dev/stdout").exists() {
+        return;
+    }
+    // /dev/stdout -> /proc/self/fd/1 -> "pipe:[N]": a link whose text is no path
+    let r = search(&[
+        "modulus",
+        "--m",
+        "16",
+        "--l",
+        "3",
+        "--beta",
+        "canonical",
+        "--out",
+        "/dev/stdout",
+    ])
+    .ok();
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(text.contains("verified       yes"), "{text}");
+    assert!(
+        text.contains("\"schema_version\""),
+        "no JSON on stdout: {text}"
+    );
+}
+
+#[test]
+fn out_to_dev_stdout_redirected_to_a_file_keeps_both() {
+    if !Path::new("/dev/stdout").exists() {
+        return;
+    }
+    let d = tmp_dir("stdout-file");
+    let f = d.join("all.txt");
+    let file = std::fs::File::create(&f).expect("create");
+    let st = Command::new(env!("CARGO_BIN_EXE_search"))
+        .args([
+            "modulus",
+            "--m",
+            "16",
+            "--l",
+            "3",
+            "--beta",
+            "canonical",
+            "--out",
+            "/dev/stdout",
+        ])
+        .stdout(file)
+        .status()
+        .expect("run");
+    assert!(st.success());
+    let text = String::from_utf8_lossy(&read(&f)).into_owned();
+    assert!(text.contains("\"schema_version\""), "{text}");
+    assert!(text.contains("verified       yes"), "{text}");
+    assert!(leftovers(&d).is_empty(), "{:?}", leftovers(&d));
+    let _ = std::fs::remove_dir_all(&d);
+}
