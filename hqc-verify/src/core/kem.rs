@@ -22,6 +22,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
+use super::code::Decoder;
 use super::ct::{ct_eq_bytes, select_bytes, zeroize};
 use super::error::{Error, Field};
 use super::mul::Multiplier;
@@ -194,6 +195,7 @@ impl<P: ParamSet, M: Multiplier> PreparedDecapsKey<P, M> {
 pub struct Hqc<P: ParamSet, M: Multiplier> {
     mul: M,
     flavour: Flavour,
+    decoder: Decoder,
     _p: PhantomData<P>,
 }
 
@@ -209,8 +211,22 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         Ok(Hqc {
             mul,
             flavour,
+            decoder: Decoder::default(),
             _p: PhantomData,
         })
+    }
+
+    /// The same KEM with Reed–Solomon decoder `decoder` in Decaps (default
+    /// [`Decoder::Bm`]; both give the same results for every honest ciphertext within the
+    /// code's capacity).
+    pub fn with_decoder(mut self, decoder: Decoder) -> Self {
+        self.decoder = decoder;
+        self
+    }
+
+    /// The Reed–Solomon decoder used by Decaps.
+    pub fn decoder(&self) -> Decoder {
+        self.decoder
     }
 
     /// The flavour.
@@ -471,7 +487,7 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         let mut salt = [0u8; SALT_BYTES];
         salt.copy_from_slice(&c[P::BYTES + P::V_BYTES..]);
         let mut m = [0u8; MAX_K];
-        pke::decrypt::<P, M, Pr>(&self.mul, y, u, v, &mut m[..P::K], probe);
+        pke::decrypt_with::<P, M, Pr>(&self.mul, y, u, v, &mut m[..P::K], self.decoder, probe);
         let (ct2, k1) = self.encaps_inner(key, h_ek, &m[..P::K], &salt, probe);
         let kbar = region(probe, Component::Hash, || hash_j(h_ek, sigma, c));
         let eq = ct_eq_bytes(c, ct2.as_bytes());

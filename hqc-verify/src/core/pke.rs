@@ -20,7 +20,7 @@
 //! For u (in Decaps) no correction is needed: a ciphertext with padding bits set in u is
 //! always rejected by the byte comparison, whatever m′ is.
 
-use super::code::{rm, rs};
+use super::code::{rm, rs, Decoder};
 use super::ct::zeroize;
 use super::mul::Multiplier;
 use super::params::{Buffer, Flavour, ParamSet, MAX_N1, MAX_WEIGHT, SEED_BYTES};
@@ -242,6 +242,23 @@ pub fn decrypt<P: ParamSet, M: Multiplier, Pr: Probe>(
     m_out: &mut [u8],
     probe: &mut Pr,
 ) {
+    decrypt_with::<P, M, Pr>(mul, y, u_bytes, v_bytes, m_out, Decoder::Bm, probe)
+}
+
+/// [`decrypt`] with a chosen Reed–Solomon decoder (the same message for up to δ symbol
+/// errors).
+///
+/// # Preconditions
+/// As for [`decrypt`].
+pub fn decrypt_with<P: ParamSet, M: Multiplier, Pr: Probe>(
+    mul: &M,
+    y: &M::Prepared,
+    u_bytes: &[u8],
+    v_bytes: &[u8],
+    m_out: &mut [u8],
+    decoder: Decoder,
+    probe: &mut Pr,
+) {
     let mut u = P::Poly::zeroed();
     words_from_bytes(u_bytes, u.as_mut());
     mask_to_n(u.as_mut(), P::N);
@@ -259,7 +276,7 @@ pub fn decrypt<P: ParamSet, M: Multiplier, Pr: Probe>(
         rm::decode::<P>(w.as_ref(), &mut cw[..P::N1])
     });
     region(probe, Component::RsDecode, || {
-        rs::decode::<P>(&mut cw[..P::N1], m_out)
+        rs::decode_with::<P>(&mut cw[..P::N1], m_out, decoder)
     });
     zeroize(&mut cw);
     zeroize(w.as_mut());
