@@ -164,24 +164,109 @@ fn passes(params: &Path, level: Level) -> BoardReport {
         );
         assert!(k.keygen.is_some() && k.encaps.is_some() && k.decaps.is_some());
     }
-    let st = r.counts.stages.as_ref().expect("stage counts");
+    let stages = r.counts.stages.as_ref().expect("stage counts");
+    let st = &stages.instructions;
     let prod = r.counts.ring_product.expect("ring product count");
     assert!(st.forward > 0 && st.inverse > 0 && st.pointwise > 0 && st.butterflies > 0);
     assert!(
         st.instrumented_total >= prod,
         "stage markers only add instructions"
     );
+    cycles_everywhere(&r);
     let m = r.model.as_ref().expect("cost model");
     let last = m.rows.last().expect("product row");
     assert!(last.counted_instructions.is_some() && last.ratio_to_ops.is_some());
     r
 }
 
+/// Every region of the report has estimated cycles, and at least one cycle per instruction
+/// (every rule of docs/m4-timing.md costs an instruction at least 1 cycle); the report and
+/// its text name the timing rules, and, without a KAT folder, say that the pins judged.
+fn cycles_everywhere(r: &BoardReport) {
+    let at_least = |what: &str, ins: Option<u64>, cyc: Option<u64>| match (ins, cyc) {
+        (Some(i), Some(c)) => assert!(
+            c >= i && i > 0,
+            "{what}: {c} estimated cycles < {i} instructions"
+        ),
+        _ => panic!("{what}: instructions {ins:?}, estimated cycles {cyc:?}"),
+    };
+    at_least(
+        "ring product",
+        r.counts.ring_product,
+        r.counts.ring_product_cycles,
+    );
+    let stages = r.counts.stages.as_ref().expect("stage counts");
+    assert_eq!(stages.regions.len(), stages.region_cycles.len());
+    assert!(!stages.regions.is_empty());
+    for ((label, i), (label_c, c)) in stages.regions.iter().zip(&stages.region_cycles) {
+        assert_eq!(label, label_c, "region_cycles in the order of regions");
+        at_least(label, Some(*i), Some(*c));
+    }
+    let (i, c) = (&stages.instructions, &stages.cycles);
+    at_least(
+        "instrumented product",
+        Some(i.instrumented_total),
+        Some(c.instrumented_total),
+    );
+    for (name, iv, cv) in [
+        ("forward", i.forward, c.forward),
+        ("pointwise", i.pointwise, c.pointwise),
+        ("inverse", i.inverse, c.inverse),
+        ("fold", i.fold, c.fold),
+        ("butterflies", i.butterflies, c.butterflies),
+        ("basis conversion", i.basis_cvt, c.basis_cvt),
+        ("residue product", i.residue_product, c.residue_product),
+        ("reconstruction", i.reconstruction, c.reconstruction),
+    ] {
+        assert!(cv >= iv, "{name}: {cv} cycles < {iv} instructions");
+        assert_eq!(iv == 0, cv == 0, "{name}: cycles without instructions");
+    }
+    assert_eq!(r.counts.kem.len(), r.kat.len());
+    for (f, k) in &r.counts.kem {
+        at_least(&format!("{f} KeyGen"), k.keygen, k.keygen_cycles);
+        at_least(&format!("{f} Encaps"), k.encaps, k.encaps_cycles);
+        at_least(&format!("{f} Decaps"), k.decaps, k.decaps_cycles);
+    }
+    let m = r.model.as_ref().expect("cost model");
+    for row in &m.rows {
+        assert!(
+            row.estimated_cycles.is_some() && row.model_to_estimated.is_some(),
+            "model row {} without estimated cycles",
+            row.component
+        );
+        at_least(
+            &row.component,
+            row.counted_instructions,
+            row.estimated_cycles,
+        );
+    }
+    assert_eq!(r.timing.version, hqc_verify::m4cycles::TIMING_VERSION);
+    assert_eq!(
+        r.kat_note.as_deref(),
+        Some(hqc_verify::kat::locate::PINS_ONLY_NOTE)
+    );
+    let text = board::render_text(r);
+    for needle in [
+        hqc_verify::m4cycles::TIMING_VERSION,
+        "zero wait states",
+        "docs/m4-timing.md",
+        "est. cycles",
+        "model/est",
+        hqc_verify::kat::locate::PINS_ONLY_NOTE,
+    ] {
+        assert!(
+            text.contains(needle),
+            "text report lacks {needle:?}:\n{text}"
+        );
+    }
+}
+
 #[test]
 fn hqc1_published() {
     let p = &exports()[0];
     let r = passes(p, Level::Hqc1);
-    let st = r.counts.stages.as_ref().expect("stages");
+    let stages = r.counts.stages.as_ref().expect("stages");
+    let st = &stages.instructions;
     assert!(
         st.residue_product > 0 && st.reconstruction > 0,
         "HQC-1 has a residue ring"
@@ -190,13 +275,29 @@ fn hqc1_published() {
         .model
         .as_ref()
         .and_then(|m| m.rows.iter().find(|x| x.component == "reconstruction"));
-    assert!(row.is_some_and(|x| x.counted_instructions == Some(st.reconstruction)));
-    // instruction counts are deterministic: a second run gives the same JSON byte for byte
+    assert!(
+        row.is_some_and(|x| x.counted_instructions == Some(st.reconstruction)
+            && x.estimated_cycles == Some(stages.cycles.reconstruction))
+    );
+    // instruction counts and cycle estimates are deterministic: a second run gives the same
+    // JSON (and text) byte for byte
     let again = run(&args(p, &Flavour::ALL, 10));
     assert_eq!(
         serde_json::to_string_pretty(&r).expect("json"),
         serde_json::to_string_pretty(&again).expect("json"),
         "the report differs between two runs"
+    );
+    assert_eq!(board::render_text(&r), board::render_text(&again));
+    let json: serde_json::Value = serde_json::to_value(&r).expect("json");
+    assert!(json["counts"]["ring_product_cycles"].is_u64());
+    assert!(json["counts"]["stages"]["cycles"]["forward"].is_u64());
+    assert!(
+        json["counts"]["stages"]["forward"].is_u64(),
+        "instructions stay at the top level"
+    );
+    assert_eq!(
+        json["schema_version"],
+        serde_json::json!(board::SCHEMA_VERSION)
     );
 }
 
@@ -207,13 +308,13 @@ fn hqc3_published() {
         .counts
         .stages
         .as_ref()
-        .is_some_and(|s| s.reconstruction > 0));
+        .is_some_and(|s| s.instructions.reconstruction > 0 && s.cycles.reconstruction > 0));
 }
 
 #[test]
 fn hqc5_canonical() {
     let r = passes(&exports()[2], Level::Hqc5);
-    let st = r.counts.stages.as_ref().expect("stages");
+    let st = &r.counts.stages.as_ref().expect("stages").instructions;
     assert_eq!(
         (st.residue_product, st.reconstruction),
         (0, 0),

@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use super::report::{Anchor, Checks, Counts, Stages};
-use super::runs::run_counted;
+use super::report::{Anchor, Checks, Counts, StageFigures, Stages, Timing};
+use super::runs::{run_counted, CountedRegion};
 use super::toolchain::Paths;
 use crate::core::params::Level;
+use crate::m4cycles::{TimingRules, TIMING_VERSION};
 
 /// The published HQC Cortex-M4 firmware (ePrint 2026/739) measured on this QEMU machine
 /// (instructions, same plugin): ring products of HQC-1/3/5 and the HQC-1 KEM operations.
@@ -28,6 +29,22 @@ wait states or cache. The cost model's cycles weight classes (a load = 2 cycles)
 modelled operation as one instruction (LDM/STM move several words per instruction, loop and call overhead \
 and the fold are not modelled).";
 
+/// How the cycles of every report are estimated (printed with every estimate).
+pub fn timing() -> Timing {
+    let r = TimingRules::TRM;
+    Timing {
+        version: TIMING_VERSION.into(),
+        rules: format!(
+            "pipeline refill after a taken branch P = {} cycles, SDIV/UDIV = {} cycles",
+            r.refill, r.div
+        ),
+        note: "cycles are an estimate, not a measurement: the instruction classes counted per region \
+weighted with the instruction timings of Arm's Cortex-M4 Technical Reference Manual (docs/m4-timing.md), \
+zero wait states"
+            .into(),
+    }
+}
+
 /// Counts one ring product (`bench_mul.elf`) and its stages (`bench_stages.elf`).
 pub(crate) fn product_counts(p: &Paths, timeout: u64, ck: &mut Checks, counts: &mut Counts) {
     match run_counted(
@@ -37,16 +54,20 @@ pub(crate) fn product_counts(p: &Paths, timeout: u64, ck: &mut Checks, counts: &
         "bench_mul",
         timeout,
     ) {
-        Ok((code, _, regions)) => {
-            let v = regions
+        Ok(run) => {
+            let v = run
+                .regions
                 .iter()
-                .find(|r| r.0.starts_with("hqc_ring_mul"))
-                .map(|r| r.1);
-            counts.ring_product = v;
+                .find(|r| r.label.starts_with("hqc_ring_mul"));
+            counts.ring_product = v.map(|r| r.instructions);
+            counts.ring_product_cycles = v.map(|r| r.cycles);
             ck.push(
                 "counts: one ring product counted".into(),
-                code == Some(0) && v.is_some(),
-                format!("{v:?} instructions (bench_mul.elf, QEMU exit {code:?})"),
+                run.code == Some(0) && v.is_some(),
+                format!(
+                    "{:?} instructions, {:?} estimated cycles (bench_mul.elf, QEMU exit {:?})",
+                    counts.ring_product, counts.ring_product_cycles, run.code
+                ),
             );
         }
         Err(e) => ck.push(
@@ -62,14 +83,15 @@ pub(crate) fn product_counts(p: &Paths, timeout: u64, ck: &mut Checks, counts: &
         "bench_stages",
         timeout,
     ) {
-        Ok((code, _, regions)) => {
-            let st = stages_of(&regions);
+        Ok(run) => {
+            let st = stages_of(&run.regions);
             ck.push(
                 "counts: product stages counted".into(),
-                code == Some(0) && st.is_some(),
+                run.code == Some(0) && st.is_some(),
                 format!(
-                    "{} regions (bench_stages.elf, QEMU exit {code:?})",
-                    regions.len()
+                    "{} regions (bench_stages.elf, QEMU exit {:?})",
+                    run.regions.len(),
+                    run.code
                 ),
             );
             counts.stages = st;
@@ -82,38 +104,50 @@ pub(crate) fn product_counts(p: &Paths, timeout: u64, ck: &mut Checks, counts: &
     }
 }
 
-/// Stage totals from the regions of `bench_stages.elf` (last occurrence of each label).
-pub(crate) fn stages_of(regions: &[(String, u64)]) -> Option<Stages> {
-    let mut last: Vec<(String, u64)> = Vec::new();
-    for (l, v) in regions {
-        match last.iter_mut().find(|e| &e.0 == l) {
-            Some(e) => e.1 = *v,
-            None => last.push((l.clone(), *v)),
-        }
-    }
-    let get = |l: &str| last.iter().find(|e| e.0 == l).map(|e| e.1).unwrap_or(0);
-    let total = last
-        .iter()
-        .find(|e| e.0.starts_with("hqc_ring_mul"))
-        .map(|e| e.1)?;
-    let forward = get("forward(f)") + get("forward(g)");
-    let reconstruction = get("u = (cR+cM)/M mod x^c") + get("reconstruct cM + M*u");
-    let butterflies = 2 * get("fwd.btfy") + get("inv.btfy");
-    let share = |x: u64| round4(x as f64 / total as f64);
-    Some(Stages {
+/// The stages of one product from the last occurrence of each label, with `get(label)` the
+/// figure (instructions or cycles) of a label (0 when absent): the one definition of what each
+/// stage sums.
+fn figures(total: u64, get: impl Fn(&str) -> u64) -> StageFigures {
+    StageFigures {
         instrumented_total: total,
-        forward,
+        forward: get("forward(f)") + get("forward(g)"),
         pointwise: get("pointwise"),
         inverse: get("inverse"),
         residue_product: get("residue f*g mod x^c"),
-        reconstruction,
+        reconstruction: get("u = (cR+cM)/M mod x^c") + get("reconstruct cM + M*u"),
         fold: get("fold mod x^n-1"),
-        butterflies,
+        butterflies: 2 * get("fwd.btfy") + get("inv.btfy"),
         basis_cvt: 2 * get("fwd.basis_cvt") + get("inv.basis_cvt"),
         encode_decode: 2 * get("fwd.encode") + get("inv.decode"),
-        reconstruction_share: share(reconstruction),
-        butterflies_share: share(butterflies),
-        regions: last,
+    }
+}
+
+/// Stage totals from the regions of `bench_stages.elf` (last occurrence of each label).
+pub(crate) fn stages_of(regions: &[CountedRegion]) -> Option<Stages> {
+    let mut last: Vec<&CountedRegion> = Vec::new();
+    for r in regions {
+        match last.iter_mut().find(|e| e.label == r.label) {
+            Some(e) => *e = r,
+            None => last.push(r),
+        }
+    }
+    let find = |l: &str| last.iter().find(|e| e.label == l);
+    let outer = last.iter().find(|e| e.label.starts_with("hqc_ring_mul"))?;
+    let instructions = figures(outer.instructions, |l| {
+        find(l).map(|e| e.instructions).unwrap_or(0)
+    });
+    let cycles = figures(outer.cycles, |l| find(l).map(|e| e.cycles).unwrap_or(0));
+    let share = |x: u64| round4(x as f64 / instructions.instrumented_total.max(1) as f64);
+    Some(Stages {
+        reconstruction_share: share(instructions.reconstruction),
+        butterflies_share: share(instructions.butterflies),
+        regions: last
+            .iter()
+            .map(|e| (e.label.clone(), e.instructions))
+            .collect(),
+        region_cycles: last.iter().map(|e| (e.label.clone(), e.cycles)).collect(),
+        instructions,
+        cycles,
     })
 }
 
@@ -160,9 +194,17 @@ pub(crate) fn anchor_for(level: Level, counts: &Counts) -> Anchor {
 mod tests {
     use super::*;
 
+    fn region(label: &str, instructions: u64) -> CountedRegion {
+        CountedRegion {
+            label: label.into(),
+            instructions,
+            cycles: 3 * instructions + 1,
+        }
+    }
+
     #[test]
     fn stages_are_summed() {
-        let r: Vec<(String, u64)> = [
+        let r: Vec<CountedRegion> = [
             ("fwd.btfy", 5),
             ("forward(f)", 10),
             ("fwd.btfy", 6),
@@ -177,12 +219,27 @@ mod tests {
             ("hqc_ring_mul (product + fold)", 50),
         ]
         .iter()
-        .map(|(a, b)| (a.to_string(), *b))
+        .map(|(a, b)| region(a, *b))
         .collect();
         let s = stages_of(&r).expect("stages");
-        assert_eq!(s.forward, 21);
-        assert_eq!(s.butterflies, 2 * 6 + 7);
-        assert_eq!(s.reconstruction, 6);
-        assert_eq!(s.instrumented_total, 50);
+        let i = &s.instructions;
+        assert_eq!(i.forward, 21);
+        assert_eq!(i.butterflies, 2 * 6 + 7);
+        assert_eq!(i.reconstruction, 6);
+        assert_eq!(i.instrumented_total, 50);
+        // cycles are summed by the same rule: (3·10 + 1) + (3·11 + 1), ...
+        let c = &s.cycles;
+        assert_eq!(c.forward, 31 + 34);
+        assert_eq!(c.butterflies, 2 * 19 + 22);
+        assert_eq!(c.reconstruction, 7 + 13);
+        assert_eq!(c.instrumented_total, 151);
+        assert_eq!(s.regions.len(), 11);
+        assert_eq!(s.region_cycles.len(), s.regions.len());
+        assert_eq!(s.region_cycles[0], ("fwd.btfy".to_string(), 19));
+    }
+
+    #[test]
+    fn no_outer_region_no_stages() {
+        assert!(stages_of(&[region("pointwise", 3)]).is_none());
     }
 }

@@ -106,6 +106,8 @@ pub struct ExpectedFlavour {
 pub struct Expected {
     /// Per selected flavour.
     pub flavours: Vec<ExpectedFlavour>,
+    /// The folder of official KAT files used (`--kat-dir`, else `$HQC_KAT_DIR`), if any.
+    pub kat_dir: Option<PathBuf>,
 }
 
 impl Expected {
@@ -163,7 +165,12 @@ impl Expected {
                 entries,
             });
         }
-        Ok(Expected { flavours })
+        Ok(Expected { flavours, kat_dir })
+    }
+
+    /// True when no KAT folder was used: the committed pins alone judge the entries.
+    pub fn pins_only(&self) -> bool {
+        self.kat_dir.is_none()
     }
 }
 
@@ -225,6 +232,9 @@ impl KatRun {
             keygen: None,
             encaps: None,
             decaps: None,
+            keygen_cycles: None,
+            encaps_cycles: None,
+            decaps_cycles: None,
             stack: BTreeMap::new(),
         }
     }
@@ -280,7 +290,7 @@ fn kat_on_board(
     );
     let mut r = KatRun::empty(f, count);
     let check_name = format!("kem: {level} {f} KAT entries 0..{} on the board", count - 1);
-    let (code, text, regions) = match run_counted(p, elf, Some(&append), &name, timeout) {
+    let run = match run_counted(p, elf, Some(&append), &name, timeout) {
         Ok(x) => x,
         Err(e) => {
             r.first_failure = Some(e.to_string());
@@ -288,11 +298,16 @@ fn kat_on_board(
             return r;
         }
     };
+    let (code, text) = (run.code, run.text);
     r.qemu_exit = code;
-    let get = |l: &str| regions.iter().find(|x| x.0 == l).map(|x| x.1);
-    r.keygen = get("keygen");
-    r.encaps = get("encaps");
-    r.decaps = get("decaps");
+    let get = |l: &str| run.regions.iter().find(|x| x.label == l);
+    let (keygen, encaps, decaps) = (get("keygen"), get("encaps"), get("decaps"));
+    r.keygen = keygen.map(|x| x.instructions);
+    r.encaps = encaps.map(|x| x.instructions);
+    r.decaps = decaps.map(|x| x.instructions);
+    r.keygen_cycles = keygen.map(|x| x.cycles);
+    r.encaps_cycles = encaps.map(|x| x.cycles);
+    r.decaps_cycles = decaps.map(|x| x.cycles);
     let mut seen = Vec::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("stack ") {
@@ -357,10 +372,10 @@ fn kat_on_board(
     ck.push(check_name, ok, detail);
     ck.push(
         format!("counts: {level} {f} KeyGen/Encaps/Decaps counted"),
-        r.keygen.is_some() && r.encaps.is_some() && r.decaps.is_some(),
+        r.keygen_cycles.is_some() && r.encaps_cycles.is_some() && r.decaps_cycles.is_some(),
         format!(
-            "keygen {:?}, encaps {:?}, decaps {:?}",
-            r.keygen, r.encaps, r.decaps
+            "instructions / estimated cycles: keygen {:?} / {:?}, encaps {:?} / {:?}, decaps {:?} / {:?}",
+            r.keygen, r.keygen_cycles, r.encaps, r.encaps_cycles, r.decaps, r.decaps_cycles
         ),
     );
     r

@@ -26,7 +26,11 @@
 //! 7. [`model`]: the cost model of this configuration is set beside the counts;
 //! 8. [`report`], [`render`]: the report, as JSON or text.
 //!
-//! QEMU is a functional model: the counts are executed **instructions**, not cycles.
+//! QEMU is a functional model: the counts are executed **instructions**, not cycles. Every
+//! region (the product, its stages, KeyGen/Encaps/Decaps) also carries **estimated cycles**:
+//! the plugin's per-region instruction classes weighted with the Cortex-M4 TRM timings
+//! ([`crate::m4cycles`], docs/m4-timing.md, zero wait states); the report names the rules'
+//! version ([`Timing`]).
 //!
 //! [`execute`] returns the report (a failed check is in it, `passed = false`); `Err` when the
 //! command could not run (bad params.json, a tool that cannot be installed). The binary exits
@@ -52,12 +56,12 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub use args::{parse_flavours, parse_level, BoardArgs, FlavourSel};
-pub use counts::{ANCHOR_KEM_HQC1, ANCHOR_PRODUCT, ANCHOR_SOURCE, COUNT_NOTE};
+pub use counts::{timing, ANCHOR_KEM_HQC1, ANCHOR_PRODUCT, ANCHOR_SOURCE, COUNT_NOTE};
 pub use params::{load, Config, FIRMWARE_L};
 pub use render::render_text;
 pub use report::{
     Anchor, BoardReport, Check, Counts, KatRun, KemCounts, ModelComparison, ModelRow, ParamsInfo,
-    Stages, Toolchain, SCHEMA_VERSION,
+    StageFigures, Stages, Timing, Toolchain, SCHEMA_VERSION,
 };
 
 use crate::kat;
@@ -119,6 +123,14 @@ pub enum BoardError {
         /// Entry.
         count: usize,
     },
+    /// A plugin log that cannot be read (or lacks the instruction classes).
+    #[error("instruction-counting plugin log {path}: {why}")]
+    PluginLog {
+        /// The log.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
     /// The cost model cannot be evaluated for this configuration.
     #[error("the cost model cannot be evaluated: {0}")]
     Model(String),
@@ -175,6 +187,9 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
                 keygen: r.keygen,
                 encaps: r.encaps,
                 decaps: r.decaps,
+                keygen_cycles: r.keygen_cycles,
+                encaps_cycles: r.encaps_cycles,
+                decaps_cycles: r.decaps_cycles,
             },
         );
     }
@@ -211,6 +226,10 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
         model,
         anchor,
         note: COUNT_NOTE.into(),
+        timing: counts::timing(),
+        kat_note: expected
+            .pins_only()
+            .then(|| kat::locate::PINS_ONLY_NOTE.to_string()),
     })
 }
 

@@ -10,7 +10,7 @@ use fafft_config::cost::{
 
 use super::counts::round4;
 use super::params::Config;
-use super::report::{Counts, ModelComparison, ModelRow};
+use super::report::{Counts, ModelComparison, ModelRow, StageFigures};
 use super::BoardError;
 
 /// Forward transforms per product (both operands are transformed on the board).
@@ -20,8 +20,12 @@ fn total_ops(o: &OpCount) -> u64 {
     o.xor + o.and + o.shift + o.mul32 + o.load + o.store
 }
 
-fn row(name: &str, comp: &Component, counted: Option<u64>) -> ModelRow {
+/// One component: the model's ops and cycles, the counted instructions and the estimated
+/// cycles of the same component on the board (`measured` = (instructions, cycles)).
+fn row(name: &str, comp: &Component, measured: Option<(u64, u64)>) -> ModelRow {
     let mo = total_ops(&comp.ops);
+    let counted = measured.map(|m| m.0);
+    let estimated = measured.map(|m| m.1);
     ModelRow {
         component: name.into(),
         modelled_ops: mo,
@@ -33,6 +37,10 @@ fn row(name: &str, comp: &Component, counted: Option<u64>) -> ModelRow {
         ratio_to_cycles: counted
             .filter(|_| comp.cycles > 0.0)
             .map(|v| round4(v as f64 / comp.cycles)),
+        estimated_cycles: estimated,
+        model_to_estimated: estimated
+            .filter(|&v| v > 0)
+            .map(|v| round4(comp.cycles / v as f64)),
     }
 }
 
@@ -57,33 +65,34 @@ pub(crate) fn model_comparison(
         config_cost(&tc, cfg.info.n, residue, FORWARD_TRANSFORMS, &table).map_err(model_err)?;
     let b = &cost.breakdown;
     let st = counts.stages.as_ref();
+    // (instructions, estimated cycles) of one stage
+    let both = |f: fn(&StageFigures) -> u64| st.map(|s| (f(&s.instructions), f(&s.cycles)));
     let mut rows = vec![
-        row(
-            "forward (two transforms)",
-            &b.forward,
-            st.map(|s| s.forward),
-        ),
-        row("pointwise", &b.pointwise, st.map(|s| s.pointwise)),
-        row("inverse", &b.inverse, st.map(|s| s.inverse)),
+        row("forward (two transforms)", &b.forward, both(|s| s.forward)),
+        row("pointwise", &b.pointwise, both(|s| s.pointwise)),
+        row("inverse", &b.inverse, both(|s| s.inverse)),
     ];
     if c > 0 {
         rows.push(row(
             "residue product f·g mod x^c",
             &b.residue,
-            st.map(|s| s.residue_product),
+            both(|s| s.residue_product),
         ));
         rows.push(row(
             "reconstruction",
             &b.reconstruction,
-            st.map(|s| s.reconstruction),
+            both(|s| s.reconstruction),
         ));
     }
     let total = Component {
         ops: b.forward.ops + b.pointwise.ops + b.inverse.ops + b.residue.ops + b.reconstruction.ops,
         cycles: b.total_cycles,
     };
-    let product_counted = match (counts.ring_product, st) {
-        (Some(p), Some(s)) => Some(p.saturating_sub(s.fold)),
+    let product_counted = match (counts.ring_product, counts.ring_product_cycles, st) {
+        (Some(p), Some(pc), Some(s)) => Some((
+            p.saturating_sub(s.instructions.fold),
+            pc.saturating_sub(s.cycles.fold),
+        )),
         _ => None,
     };
     rows.push(row(

@@ -75,68 +75,110 @@ pub fn render_text(r: &BoardReport) -> String {
                 .unwrap_or_default()
         );
     }
+    if let Some(k) = &r.kat_note {
+        let _ = writeln!(s, "  ({k})");
+    }
+    let t = &r.timing;
     let _ = writeln!(
         s,
-        "\nInstructions on the emulated Cortex-M4 (QEMU counts instructions, not cycles):"
+        "\nCounts on the emulated Cortex-M4: executed instructions (QEMU, exact) and estimated \
+         cycles (timing rules {}):",
+        t.version
     );
+    let _ = writeln!(s, "  ({}; {})", t.note, t.rules);
     let _ = writeln!(
         s,
-        "  ring product f·g mod x^n−1: {:>12}   (published firmware: {}; ratio {})",
-        fmt_n(r.counts.ring_product),
+        "  {:<40} {:>12} {:>7} {:>14} {:>7} {:>8}",
+        "region", "instructions", "share", "est. cycles", "share", "cyc/ins"
+    );
+    let line = |s: &mut String,
+                name: &str,
+                ins: Option<u64>,
+                cyc: Option<u64>,
+                tot: Option<(u64, u64)>| {
+        let share = |v: Option<u64>, t: Option<u64>| match (v, t) {
+            (Some(v), Some(t)) if t > 0 => format!("{:5.1} %", 100.0 * v as f64 / t as f64),
+            _ => String::new(),
+        };
+        let cpi = match (ins, cyc) {
+            (Some(i), Some(c)) if i > 0 => format!("{:.3}", c as f64 / i as f64),
+            _ => "—".into(),
+        };
+        let _ = writeln!(
+            s,
+            "  {name:<40} {:>12} {:>7} {:>14} {:>7} {:>8}",
+            fmt_n(ins),
+            share(ins, tot.map(|x| x.0)),
+            fmt_n(cyc),
+            share(cyc, tot.map(|x| x.1)),
+            cpi
+        );
+    };
+    line(
+        &mut s,
+        "ring product f·g mod x^n−1",
+        r.counts.ring_product,
+        r.counts.ring_product_cycles,
+        None,
+    );
+    if let Some(st) = &r.counts.stages {
+        let (i, c) = (&st.instructions, &st.cycles);
+        let tot = Some((i.instrumented_total, c.instrumented_total));
+        type Pick = fn(&super::report::StageFigures) -> u64;
+        let rows: [(&str, Pick); 10] = [
+            ("  instrumented product (nested markers)", |x| {
+                x.instrumented_total
+            }),
+            ("    forward (2×)", |x| x.forward),
+            ("    pointwise", |x| x.pointwise),
+            ("    inverse", |x| x.inverse),
+            ("    residue product", |x| x.residue_product),
+            ("    reconstruction", |x| x.reconstruction),
+            ("    fold", |x| x.fold),
+            ("      of which butterflies", |x| x.butterflies),
+            ("      of which basis conversion", |x| x.basis_cvt),
+            ("      of which Encode/Decode", |x| x.encode_decode),
+        ];
+        for (name, f) in rows {
+            line(&mut s, name, Some(f(i)), Some(f(c)), tot);
+        }
+        let _ = writeln!(
+            s,
+            "  (stage shares of the instrumented product; the stage markers add a few hundred instructions)"
+        );
+    }
+    for (f, k) in &r.counts.kem {
+        for (op, ins, cyc) in [
+            ("KeyGen", k.keygen, k.keygen_cycles),
+            ("Encaps", k.encaps, k.encaps_cycles),
+            ("Decaps", k.decaps, k.decaps_cycles),
+        ] {
+            line(&mut s, &format!("{} {f} {op}", p.level), ins, cyc, None);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  published firmware ({}), instructions: ring product {} (ours / published {}){}",
+        r.anchor.source,
         fmt_n(Some(r.anchor.ring_product)),
         r.anchor
             .ring_product_ratio
             .map(|x| format!("{x:.3}"))
-            .unwrap_or("—".into())
+            .unwrap_or("—".into()),
+        r.anchor
+            .kem
+            .map(|a| format!(
+                "; HQC-1 KeyGen {}  Encaps {}  Decaps {}",
+                fmt_n(Some(a[0])),
+                fmt_n(Some(a[1])),
+                fmt_n(Some(a[2]))
+            ))
+            .unwrap_or_default()
     );
-    if let Some(st) = &r.counts.stages {
-        for (name, v) in [
-            ("forward (2×)", st.forward),
-            ("pointwise", st.pointwise),
-            ("inverse", st.inverse),
-            ("residue product", st.residue_product),
-            ("reconstruction", st.reconstruction),
-            ("fold", st.fold),
-            ("  of which butterflies", st.butterflies),
-            ("  of which basis conversion", st.basis_cvt),
-            ("  of which Encode/Decode", st.encode_decode),
-        ] {
-            let _ = writeln!(
-                s,
-                "    {name:<28} {:>12}  {:5.1} %",
-                fmt_n(Some(v)),
-                100.0 * v as f64 / st.instrumented_total as f64
-            );
-        }
-        let _ = writeln!(
-            s,
-            "    (stage shares of the instrumented product, {} instructions with nested markers)",
-            fmt_n(Some(st.instrumented_total))
-        );
-    }
-    for (f, k) in &r.counts.kem {
-        let _ = writeln!(
-            s,
-            "  {} {f}: KeyGen {}  Encaps {}  Decaps {}",
-            p.level,
-            fmt_n(k.keygen),
-            fmt_n(k.encaps),
-            fmt_n(k.decaps)
-        );
-    }
-    if let Some(a) = r.anchor.kem {
-        let _ = writeln!(
-            s,
-            "  published firmware HQC-1: KeyGen {}  Encaps {}  Decaps {}",
-            fmt_n(Some(a[0])),
-            fmt_n(Some(a[1])),
-            fmt_n(Some(a[2]))
-        );
-    }
     if let Some(m) = &r.model {
         let _ = writeln!(
             s,
-            "\nCost model of this configuration ({}, table {}{}):",
+            "\nCost model of this configuration ({}, table {}{}), beside the board:",
             m.cost_model_version,
             m.cost_table,
             m.residue_method
@@ -146,25 +188,36 @@ pub fn render_text(r: &BoardReport) -> String {
         );
         let _ = writeln!(
             s,
-            "  {:<48} {:>12} {:>14} {:>12} {:>9} {:>9}",
-            "component", "model ops", "model cycles", "counted", "cnt/ops", "cnt/cyc"
+            "  {:<48} {:>12} {:>14} {:>12} {:>14} {:>9} {:>9} {:>9}",
+            "component",
+            "model ops",
+            "model cycles",
+            "counted",
+            "est. cycles",
+            "cnt/ops",
+            "cnt/cyc",
+            "model/est"
         );
+        let ratio = |x: Option<f64>| x.map(|x| format!("{x:.3}")).unwrap_or("—".into());
         for row in &m.rows {
             let _ = writeln!(
                 s,
-                "  {:<48} {:>12} {:>14} {:>12} {:>9} {:>9}",
+                "  {:<48} {:>12} {:>14} {:>12} {:>14} {:>9} {:>9} {:>9}",
                 row.component,
                 fmt_n(Some(row.modelled_ops)),
                 fmt_n(Some(row.modelled_cycles.round() as u64)),
                 fmt_n(row.counted_instructions),
-                row.ratio_to_ops
-                    .map(|x| format!("{x:.3}"))
-                    .unwrap_or("—".into()),
-                row.ratio_to_cycles
-                    .map(|x| format!("{x:.3}"))
-                    .unwrap_or("—".into())
+                fmt_n(row.estimated_cycles),
+                ratio(row.ratio_to_ops),
+                ratio(row.ratio_to_cycles),
+                ratio(row.model_to_estimated)
             );
         }
+        let _ = writeln!(
+            s,
+            "  (model/est = modelled cycles / estimated cycles: the model's error in cycles; \
+             cnt/ops, cnt/cyc = counted instructions / modelled ops, cycles)"
+        );
     }
     let _ = writeln!(s, "\nNote: {}", r.note);
     let _ = writeln!(

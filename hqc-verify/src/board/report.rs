@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// Version of the JSON report.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The whole report (`--json`).
 #[derive(Clone, Debug, Serialize)]
@@ -40,6 +40,22 @@ pub struct BoardReport {
     /// The published firmware on the same machine.
     pub anchor: Anchor,
     /// What the counts are.
+    pub note: String,
+    /// How the cycles of the report are estimated.
+    pub timing: Timing,
+    /// `kat::locate::PINS_ONLY_NOTE` when no KAT folder was used (the committed pins alone
+    /// judged the board's KAT entries); absent with `--kat-dir` (or `$HQC_KAT_DIR`).
+    pub kat_note: Option<String>,
+}
+
+/// The cycle estimate: every `*_cycles` / `cycles` figure of the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Timing {
+    /// `m4cycles::TIMING_VERSION`: the version of the rules of docs/m4-timing.md.
+    pub version: String,
+    /// The values chosen in the manual's ranges (pipeline refill P, divide cycles).
+    pub rules: String,
+    /// What the estimate is.
     pub note: String,
 }
 
@@ -129,35 +145,49 @@ pub struct KatRun {
     pub encaps: Option<u64>,
     /// Decaps of entry 0.
     pub decaps: Option<u64>,
+    /// Estimated cycles of KeyGen of entry 0.
+    pub keygen_cycles: Option<u64>,
+    /// Estimated cycles of Encaps of entry 0.
+    pub encaps_cycles: Option<u64>,
+    /// Estimated cycles of Decaps of entry 0.
+    pub decaps_cycles: Option<u64>,
     /// Stack bytes reported by the harness (`stack keygen=… ram=…`).
     pub stack: BTreeMap<String, u64>,
 }
 
-/// Instruction counts.
+/// Instruction counts and estimated cycles.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Counts {
-    /// One ring product `f·g mod x^n − 1` (`bench_mul.elf`, no stage markers).
+    /// One ring product `f·g mod x^n − 1` (`bench_mul.elf`, no stage markers): instructions.
     pub ring_product: Option<u64>,
+    /// The same product: estimated cycles.
+    pub ring_product_cycles: Option<u64>,
     /// Stages (from `bench_stages.elf`, nested markers; the last product of the run).
     pub stages: Option<Stages>,
     /// KEM operations per flavour (entry 0).
     pub kem: BTreeMap<String, KemCounts>,
 }
 
-/// KeyGen / Encaps / Decaps.
+/// KeyGen / Encaps / Decaps: instructions and estimated cycles.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct KemCounts {
-    /// KeyGen.
+    /// KeyGen instructions.
     pub keygen: Option<u64>,
-    /// Encaps.
+    /// Encaps instructions.
     pub encaps: Option<u64>,
-    /// Decaps.
+    /// Decaps instructions.
     pub decaps: Option<u64>,
+    /// KeyGen estimated cycles.
+    pub keygen_cycles: Option<u64>,
+    /// Encaps estimated cycles.
+    pub encaps_cycles: Option<u64>,
+    /// Decaps estimated cycles.
+    pub decaps_cycles: Option<u64>,
 }
 
-/// Per-stage counts of one product.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Stages {
+/// One figure (instructions, or estimated cycles) per stage of one product.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StageFigures {
     /// The product with stage markers (outer region; the markers add a few hundred).
     pub instrumented_total: u64,
     /// Two forward transforms.
@@ -178,12 +208,25 @@ pub struct Stages {
     pub basis_cvt: u64,
     /// Encode (two) and Decode (one).
     pub encode_decode: u64,
-    /// Reconstruction / instrumented total.
+}
+
+/// Per-stage counts of one product: instructions (the fields of [`StageFigures`] at the top
+/// level of the JSON object) and estimated cycles (`cycles`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stages {
+    /// Instructions per stage.
+    #[serde(flatten)]
+    pub instructions: StageFigures,
+    /// Estimated cycles per stage.
+    pub cycles: StageFigures,
+    /// Reconstruction / instrumented total (instructions).
     pub reconstruction_share: f64,
-    /// Butterflies / instrumented total.
+    /// Butterflies / instrumented total (instructions).
     pub butterflies_share: f64,
-    /// Every region: (label, count), last product of the run.
+    /// Every region: (label, instructions), last product of the run.
     pub regions: Vec<(String, u64)>,
+    /// Every region: (label, estimated cycles), in the order of `regions`.
+    pub region_cycles: Vec<(String, u64)>,
 }
 
 /// Modelled against counted.
@@ -216,6 +259,10 @@ pub struct ModelRow {
     pub ratio_to_ops: Option<f64>,
     /// counted / modelled cycles.
     pub ratio_to_cycles: Option<f64>,
+    /// Estimated Cortex-M4 cycles of the same component on the board (docs/m4-timing.md).
+    pub estimated_cycles: Option<u64>,
+    /// modelled cycles / estimated cycles: the model's error in cycles (1 = exact).
+    pub model_to_estimated: Option<f64>,
 }
 
 /// The published firmware.

@@ -2,13 +2,13 @@
 //! and counting guest instructions between `bench_start` and `bench_stop` with the TCG plugin
 //! (`board/plugin/insncount.c`, docs/board.md).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::toolchain::Paths;
 use super::BoardError;
+use crate::m4cycles;
 
 /// The last `n` lines of `s`.
 pub(crate) fn tail(s: &str, n: usize) -> String {
@@ -123,8 +123,30 @@ fn markers(elf: &Path) -> Result<(String, String), BoardError> {
     ))
 }
 
-/// (QEMU exit status, board output, [(region label, instructions)] in completion order).
-pub(crate) type CountedRun = (Option<i32>, String, Vec<(String, u64)>);
+/// The plugin's pair of `start=`/`stop=` (the only pair the board's runs use).
+const MAIN_PAIR: &str = "main";
+
+/// One labelled region of a counted run: executed instructions and their estimated
+/// Cortex-M4 cycles (`m4cycles::estimate_cycles` of the region's instruction classes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CountedRegion {
+    /// The label the board printed for the region (`bench <k> <label>`).
+    pub(crate) label: String,
+    /// Executed instructions.
+    pub(crate) instructions: u64,
+    /// Estimated cycles.
+    pub(crate) cycles: u64,
+}
+
+/// A run with the counting plugin.
+pub(crate) struct CountedRun {
+    /// QEMU exit status.
+    pub(crate) code: Option<i32>,
+    /// The board's output.
+    pub(crate) text: String,
+    /// Labelled regions, in completion order.
+    pub(crate) regions: Vec<CountedRegion>,
+}
 
 /// Runs `elf` with the counting plugin on `bench_start`/`bench_stop`.
 pub(crate) fn run_counted(
@@ -153,29 +175,106 @@ pub(crate) fn run_counted(
         Some(Duration::from_secs(timeout)),
     )?;
     let ptext = std::fs::read_to_string(&plog).unwrap_or_default();
-    let mut cnt: BTreeMap<u64, u64> = BTreeMap::new();
-    for l in ptext.lines() {
-        let f: Vec<&str> = l.split_whitespace().collect();
-        if f.len() == 4 && f[0] == "region" {
-            if let (Some(k), Ok(v)) = (
-                f[2].strip_prefix('#').and_then(|k| k.parse().ok()),
-                f[3].parse(),
-            ) {
-                cnt.insert(k, v);
-            }
-        }
-    }
+    let regions = labelled_regions(&ptext, &text).map_err(|why| BoardError::PluginLog {
+        path: plog.clone(),
+        why,
+    })?;
+    Ok(CountedRun {
+        code,
+        text,
+        regions,
+    })
+}
+
+/// The regions of a plugin log (`ptext`, read by `m4cycles::parse`) under the labels the board
+/// printed (`bench <k> <label>` lines of `board_out`, `k` = the region's completion index).
+/// Every labelled region must carry its instruction classes.
+pub(crate) fn labelled_regions(ptext: &str, board_out: &str) -> Result<Vec<CountedRegion>, String> {
+    let log = m4cycles::parse(ptext).map_err(|e| e.to_string())?;
     let mut regions = Vec::new();
-    for l in text.lines() {
-        if let Some(rest) = l.strip_prefix("bench ") {
-            if let Some((k, label)) = rest.split_once(' ') {
-                if let (Ok(k), true) = (k.parse::<u64>(), !label.is_empty()) {
-                    if let Some(&v) = cnt.get(&k) {
-                        regions.push((label.trim().to_string(), v));
-                    }
-                }
-            }
+    for l in board_out.lines() {
+        let Some((k, label)) = l.strip_prefix("bench ").and_then(|r| r.split_once(' ')) else {
+            continue;
+        };
+        let (Ok(k), label) = (k.parse::<u64>(), label.trim()) else {
+            continue;
+        };
+        if label.is_empty() {
+            continue;
         }
+        let Some(r) = log.region(MAIN_PAIR, k) else {
+            continue;
+        };
+        let cycles = r.cycles().ok_or_else(|| {
+            format!(
+                "region {} #{k} ({label}) has no classes line: the plugin predates the \
+                 instruction classes (rebuild libinsncount.so)",
+                r.name
+            )
+        })?;
+        regions.push(CountedRegion {
+            label: label.to_string(),
+            instructions: r.instructions,
+            cycles,
+        });
     }
-    Ok((code, text, regions))
+    Ok(regions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::m4cycles::{estimate_cycles, ClassCounts};
+
+    fn region_lines(k: u64, c: &ClassCounts) -> String {
+        format!(
+            "region main #{k} {}\nclasses main #{k} {}\n",
+            c.instructions(),
+            c.to_fields()
+        )
+    }
+
+    #[test]
+    fn regions_are_labelled_with_cycles() {
+        let a = ClassCounts {
+            alu: 5,
+            ldr: 3,
+            ldr_pipe: 1,
+            br: 2,
+            br_taken: 1,
+            br_untaken: 1,
+            ..Default::default()
+        };
+        let b = ClassCounts {
+            alu: 7,
+            ..Default::default()
+        };
+        let plog = format!("{}{}total 99\n", region_lines(0, &a), region_lines(1, &b));
+        let out = "hello\nbench 0 keygen\nbench 1 encaps\nbench 7 decaps\nbench x y\n";
+        let r = labelled_regions(&plog, out).expect("parses");
+        assert_eq!(
+            r,
+            vec![
+                CountedRegion {
+                    label: "keygen".into(),
+                    instructions: 10,
+                    cycles: estimate_cycles(&a),
+                },
+                CountedRegion {
+                    label: "encaps".into(),
+                    instructions: 7,
+                    cycles: 7,
+                },
+            ]
+        );
+        assert_eq!(r[0].cycles, 5 + (2 * 3 - 1) + 2 + 2);
+    }
+
+    #[test]
+    fn regions_without_classes_or_bad_logs_are_errors() {
+        let e = labelled_regions("region main #0 5\n", "bench 0 keygen\n");
+        assert!(e.is_err_and(|e| e.contains("no classes line")));
+        let e = labelled_regions("region main #0 five\n", "bench 0 keygen\n");
+        assert!(e.is_err());
+    }
 }
