@@ -25,10 +25,9 @@
 //! minimal decompositions of the unfinished targets (every one of them lowers that target's
 //! distance), so the candidate set stays small.
 
-use super::builder::{targets, Builder};
+use super::builder::{targets, Builder, MaskMap};
 use super::rng::SplitMix64;
 use super::Slp;
-use std::collections::HashMap;
 
 /// Largest number of computed signals in a decomposition (see the module docs).
 pub const MAX_U: usize = 2;
@@ -39,8 +38,6 @@ pub struct BpTuning {
     /// Break ties by the Euclidean norm (the BP rule); without it, ties go straight to the
     /// value/random rule.
     pub no_norm: bool,
-    /// Also consider every pair of base elements that brings some target within `1 + wt`.
-    pub wide: bool,
 }
 
 struct Target {
@@ -137,7 +134,7 @@ fn dist_with(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Via) {
 }
 
 /// Sums of two distinct base elements → one such pair (signal indices).
-type PairSums = HashMap<u64, (usize, usize)>;
+type PairSums = MaskMap<(usize, usize)>;
 
 impl State {
     fn new(rows: &[u64], n_in: usize) -> Self {
@@ -150,7 +147,7 @@ impl State {
                 resid: Vec::new(),
             })
             .collect();
-        let mut pairs = PairSums::new();
+        let mut pairs = PairSums::default();
         for x in 0..n_in {
             for y in x + 1..n_in {
                 pairs.insert((1u64 << x) ^ (1u64 << y), (x, y));
@@ -191,7 +188,10 @@ impl State {
                         .collect()
                 }
                 Via::Three(x, y, z) => {
-                    t.wit = [k, x, y, z].into_iter().filter(|&v| v != usize::MAX).collect()
+                    t.wit = [k, x, y, z]
+                        .into_iter()
+                        .filter(|&v| v != usize::MAX)
+                        .collect()
                 }
             }
             t.dist = d;
@@ -218,28 +218,9 @@ impl State {
     }
 
     /// Pairs of elements of the minimal decompositions of the unfinished targets, as
-    /// (value, x, y), sorted by value, one per value (smallest signal pair).
-    fn candidates(&self, wide: bool) -> Vec<(u64, usize, usize)> {
-        let mut out = Vec::new();
-        if wide {
-            let open: Vec<(u64, u32)> = self
-                .ts
-                .iter()
-                .filter(|t| t.dist > 2)
-                .map(|t| (t.value, t.dist))
-                .collect();
-            let v = &self.b.vals;
-            for x in 0..v.len() {
-                for y in x + 1..v.len() {
-                    let s = v[x] ^ v[y];
-                    if open.iter().any(|&(t, d)| 1 + (t ^ s).count_ones() < d)
-                        && self.b.find(s).is_none()
-                    {
-                        out.push((s, x, y));
-                    }
-                }
-            }
-        }
+    /// (value, x, y): the [`SHORTLIST`] values listed by the most targets (each of those
+    /// targets is one XOR closer with it), ties by the smaller value.
+    fn candidates(&self) -> Vec<(u64, usize, usize)> {
         let n_in = self.b.vals.len() - self.nvals.len();
         let units = |r: u64, el: &mut Vec<usize>| {
             el.extend((0..n_in).filter(|&q| (r >> q) & 1 == 1));
@@ -255,32 +236,36 @@ impl State {
                 }
             }
         };
-        for t in self.ts.iter().filter(|t| t.dist == 3) {
-            for &a in &self.b.vals {
-                let v = t.value ^ a;
-                if let Some(&(x, y)) = self.pairs.get(&v) {
-                    if self.b.find(v).is_none() {
-                        out.push((v, x, y));
+        let mut all: Vec<(u64, usize, usize)> = Vec::new();
+        let mut local = Vec::new();
+        let pair_family = self.nvals.len() <= PAIR_FAMILY_LIMIT;
+        for t in self.ts.iter().filter(|t| t.dist > 1) {
+            local.clear();
+            let d = t.dist;
+            if d == 3 {
+                for &a in &self.b.vals {
+                    let v = t.value ^ a;
+                    if let Some(&(x, y)) = self.pairs.get(&v) {
+                        if self.b.find(v).is_none() {
+                            local.push((v, x, y));
+                        }
                     }
                 }
             }
-        }
-        for t in self.ts.iter().filter(|t| t.dist > 1) {
-            let d = t.dist;
-            push_pairs(&t.wit, &mut out);
+            push_pairs(&t.wit, &mut local);
             if t.value.count_ones() == d {
                 el.clear();
                 units(t.value, &mut el);
-                push_pairs(&el, &mut out);
+                push_pairs(&el, &mut local);
             }
             for (j, &r) in t.resid.iter().enumerate() {
                 if 1 + r.count_ones() == d {
                     el.clear();
                     el.push(self.nidx[j]);
                     units(r, &mut el);
-                    push_pairs(&el, &mut out);
+                    push_pairs(&el, &mut local);
                 }
-                if MAX_U >= 2 {
+                if MAX_U >= 2 && pair_family {
                     for k in j + 1..self.nvals.len() {
                         let r2 = r ^ self.nvals[k];
                         if 2 + r2.count_ones() == d {
@@ -288,17 +273,46 @@ impl State {
                             el.push(self.nidx[j]);
                             el.push(self.nidx[k]);
                             units(r2, &mut el);
-                            push_pairs(&el, &mut out);
+                            push_pairs(&el, &mut local);
                         }
                     }
                 }
             }
+            local.sort_unstable();
+            local.dedup_by_key(|c| c.0);
+            all.extend_from_slice(&local);
         }
-        out.sort_unstable();
-        out.dedup_by_key(|c| c.0);
-        out
+        all.sort_unstable();
+        // (count, value, x, y), one per value
+        let mut counted: Vec<(usize, u64, usize, usize)> = Vec::new();
+        for &(v, x, y) in &all {
+            match counted.last_mut() {
+                Some(c) if c.1 == v => c.0 += 1,
+                _ => counted.push((1, v, x, y)),
+            }
+        }
+        let open = self.ts.iter().filter(|t| t.dist > 1).count().max(1);
+        let keep = (EVAL_WORK / (open * (self.nvals.len() + 1))).max(SHORTLIST);
+        if counted.len() > keep {
+            counted.sort_unstable_by(|p, q| q.0.cmp(&p.0).then(p.1.cmp(&q.1)));
+            counted.truncate(keep);
+        }
+        counted.sort_unstable_by_key(|c| c.1);
+        counted.into_iter().map(|(_, v, x, y)| (v, x, y)).collect()
     }
 }
+
+/// Candidates always fully evaluated per step (see [`State::candidates`]).
+pub const SHORTLIST: usize = 64;
+
+/// Work bound of one step (candidates × open targets × computed signals): beyond it only the
+/// candidates listed by the most targets are evaluated (large matrices only; a 32×32 matrix
+/// stays below it).
+pub const EVAL_WORK: usize = 4_000_000;
+
+/// Decompositions with two computed signals are enumerated while at most this many signals
+/// have been computed (the enumeration is quadratic in their number).
+pub const PAIR_FAMILY_LIMIT: usize = 256;
 
 /// The BP program for `rows`; `rng` randomises the ties (Tan-Peyrin's RNBP).
 pub fn bp(rows: &[u64], n_in: usize, tune: BpTuning, mut rng: Option<&mut SplitMix64>) -> Slp {
@@ -308,7 +322,7 @@ pub fn bp(rows: &[u64], n_in: usize, tune: BpTuning, mut rng: Option<&mut SplitM
             st.add(x, y);
             continue;
         }
-        let cands = st.candidates(tune.wide);
+        let cands = st.candidates();
         let mut best: Option<(u64, u64)> = None; // (sum, norm²) of XOR distances
         let mut pick = None;
         let mut ties = 0usize;

@@ -15,7 +15,7 @@ pub struct Builder {
     /// Value of signal k (bit q = depends on input q).
     pub vals: Vec<u64>,
     ops: Vec<(usize, usize)>,
-    index: HashMap<u64, usize>,
+    index: MaskMap<usize>,
 }
 
 impl Builder {
@@ -92,3 +92,26 @@ pub fn targets(rows: &[u64]) -> Vec<u64> {
         .filter(|r| r.count_ones() >= 2 && seen.insert(*r))
         .collect()
 }
+
+/// A fast hasher for 64-bit keys (multiply-xorshift; the keys are bit masks we create, not
+/// attacker input, so no DoS resistance is needed).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MaskHasher(u64);
+
+impl std::hash::Hasher for MaskHasher {
+    fn finish(&self) -> u64 {
+        let z = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z ^ (z >> 29)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 ^= v;
+    }
+}
+
+/// Hash map keyed by masks.
+pub type MaskMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<MaskHasher>>;

@@ -14,6 +14,7 @@
 use super::bp::{bp, BpTuning};
 use super::paar::paar;
 use super::rng::{restart_seed, SplitMix64};
+use super::transpose::{transpose, transpose_rows};
 use super::{Slp, SlpError};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -22,7 +23,7 @@ pub const MAX_COLS: usize = 64;
 
 /// Restarts of the default budget (sized so that the 13 FAFFT matrices of one configuration
 /// stay well inside the export's time budget on two cores; docs/slp.md).
-pub const DEFAULT_RESTARTS: u32 = 16;
+pub const DEFAULT_RESTARTS: u32 = 8;
 
 /// Which heuristics to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,6 +103,10 @@ enum Run {
     Bp(BpTuning),
     RPaar(u32),
     Rnbp(u32),
+    /// BP on the transpose, transposed back.
+    BpT,
+    /// RNBP on the transpose, transposed back.
+    RnbpT(u32),
 }
 
 impl Run {
@@ -112,15 +117,14 @@ impl Run {
             Run::Bp(_) => "bp".into(),
             Run::RPaar(r) => format!("rpaar#{r}"),
             Run::Rnbp(r) => format!("rnbp#{r}"),
+            Run::BpT => "bp-transposed".into(),
+            Run::RnbpT(r) => format!("rnbp-transposed#{r}"),
         }
     }
     fn exec(&self, rows: &[u64], n_in: usize, seed: u64) -> Slp {
         match *self {
             Run::Paar => paar(rows, n_in, None),
-            Run::Bp(mut t) => {
-                t.wide = std::env::var("SLP_WIDE").is_ok();
-                bp(rows, n_in, t, None)
-            }
+            Run::Bp(t) => bp(rows, n_in, t, None),
             Run::RPaar(r) => paar(
                 rows,
                 n_in,
@@ -132,19 +136,43 @@ impl Run {
                 BpTuning::default(),
                 Some(&mut SplitMix64::new(restart_seed(seed, r.into()))),
             ),
+            Run::BpT => {
+                let t = bp(
+                    &transpose_rows(rows, n_in),
+                    rows.len(),
+                    BpTuning::default(),
+                    None,
+                );
+                transpose(&t)
+            }
+            Run::RnbpT(r) => {
+                let t = bp(
+                    &transpose_rows(rows, n_in),
+                    rows.len(),
+                    BpTuning::default(),
+                    Some(&mut SplitMix64::new(restart_seed(seed, r.into()))),
+                );
+                transpose(&t)
+            }
         }
     }
 }
 
-fn plan(opts: &SlpOptions) -> Vec<Run> {
+fn plan(opts: &SlpOptions, n_rows: usize) -> Vec<Run> {
     let mut runs = vec![Run::Paar];
+    // The transpose has one column per row: only when that fits a mask.
+    let transposable = n_rows <= MAX_COLS;
     if opts.method != Method::Paar {
-        runs.push(Run::Bp(BpTuning { no_norm: false, wide: false }));
-        runs.push(Run::Bp(BpTuning { no_norm: true, wide: false }));
+        runs.push(Run::Bp(BpTuning { no_norm: false }));
+        runs.push(Run::Bp(BpTuning { no_norm: true }));
+        if transposable {
+            runs.push(Run::BpT);
+        }
     }
     for r in 0..opts.restarts {
         runs.push(match opts.method {
             Method::Paar => Run::RPaar(r),
+            Method::Bp | Method::Best if transposable && r % 2 == 1 => Run::RnbpT(r),
             Method::Bp | Method::Best => Run::Rnbp(r),
         });
     }
@@ -175,7 +203,7 @@ pub fn check_matrix(rows: &[u64], n_in: usize) -> Result<(), SlpError> {
 /// `n_in` columns) within the budget of `opts`, verified on all unit vectors.
 pub fn optimise(rows: &[u64], n_in: usize, opts: &SlpOptions) -> Result<SlpResult, SlpError> {
     check_matrix(rows, n_in)?;
-    let runs = plan(opts);
+    let runs = plan(opts, rows.len());
     let threads = opts
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

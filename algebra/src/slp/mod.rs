@@ -23,6 +23,7 @@ pub mod builder;
 pub mod driver;
 pub mod paar;
 pub mod rng;
+pub mod transpose;
 
 pub use driver::{optimise, Method, SlpOptions, SlpResult, DEFAULT_RESTARTS, MAX_COLS};
 
@@ -59,7 +60,9 @@ pub enum SlpError {
         defined: usize,
     },
     /// The program's outputs differ from the matrix's rows.
-    #[error("output {output} computes a different row than the matrix (first differing column {col})")]
+    #[error(
+        "output {output} computes a different row than the matrix (first differing column {col})"
+    )]
     Wrong {
         /// Output index.
         output: usize,
@@ -161,13 +164,7 @@ impl Slp {
         let cols = self.n_in;
         for block in 0..cols.div_ceil(64).max(1) {
             let input: Vec<u64> = (0..cols)
-                .map(|q| {
-                    if q / 64 == block {
-                        1u64 << (q % 64)
-                    } else {
-                        0
-                    }
-                })
+                .map(|q| if q / 64 == block { 1u64 << (q % 64) } else { 0 })
                 .collect();
             let out = self.eval(&input);
             for (i, row) in rows.iter().enumerate() {
