@@ -11,7 +11,7 @@
 
 use algebra::slp::{optimise, Method, SlpOptions};
 use anyhow::{bail, Context, Result};
-use fwgen::thumb2::{emit, Budget, EmitOptions, Stats};
+use fwgen::thumb2::{emit, EmitOptions, Stats};
 use search::codegen::{mul_matrix, rows_of, Chain, TransformPrograms};
 
 fn main() -> Result<()> {

@@ -192,6 +192,9 @@ fn eval(slp: &Slp, order: &[usize], p: AllocParams) -> Option<Vec<Insn>> {
     allocate(slp, order, p).ok().map(|a| a.insns)
 }
 
+/// Starting temperature of the annealing (in instructions).
+const T0: f64 = 0.25;
+
 /// Search orders and allocator choices; return the shortest routine body.
 pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     let live = live_ops(slp);
@@ -242,19 +245,23 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
             "no instruction order could be allocated".into(),
         ));
     };
-    // local search: move one XOR within its dependency window, keep if not longer
+    // local search (simulated annealing): move one XOR within its dependency window; a move
+    // that makes the routine d instructions longer is taken with probability exp(-d / T), T
+    // falling linearly from T0 to 0.05 over the budget; the best order seen is kept
     let n_in = slp.n_in;
-    for _ in 0..budget.polish {
+    let mut cur_len = ins.len();
+    for it in 0..budget.polish {
         if order.len() < 2 {
             break;
         }
+        let temp = T0 - (T0 - 0.05) * it as f64 / budget.polish.max(1) as f64;
         let i = rng.below(order.len());
         let k = order[i];
         let (a, b) = slp.ops[k];
         let d = n_in + k;
         // earliest: after the producers of a and b; latest: before the first reader of d
         let mut lo = 0usize;
-        for (j, &kk) in order.iter().enumerate() {
+        for (j, &kk) in order.iter().enumerate().take(i) {
             if n_in + kk == a || n_in + kk == b {
                 lo = lo.max(j + 1);
             }
@@ -278,9 +285,13 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
         let op = cand.remove(i);
         cand.insert(tgt, op);
         if let Some(ci) = eval(slp, &cand, p) {
-            if ci.len() <= ins.len() {
-                ins = ci;
+            let delta = ci.len() as f64 - cur_len as f64;
+            if delta <= 0.0 || unit(&mut rng) < (-delta / temp).exp() {
+                cur_len = ci.len();
                 order = cand;
+                if ci.len() < ins.len() {
+                    ins = ci;
+                }
             }
         }
     }
