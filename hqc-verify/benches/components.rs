@@ -67,6 +67,20 @@ fn components<P: ParamSet>(c: &mut Criterion) {
             rs::decode::<P>(black_box(&mut w), &mut out)
         })
     });
+    g.bench_function("rs_decode_eea(δ errors)", |b| {
+        let mut out = vec![0u8; P::K];
+        b.iter(|| {
+            let mut w = cw.clone();
+            rs::decode_with::<P>(black_box(&mut w), &mut out, rs::Decoder::Eea)
+        })
+    });
+    let mut syn = [0u8; 64];
+    rs::syndromes::<P>(&cw, &mut syn);
+    for d in rs::Decoder::ALL {
+        g.bench_function(format!("rs_key_equation({d})"), |b| {
+            b.iter(|| rs::key_equation::<P>(black_box(&syn[..2 * P::DELTA]), d))
+        });
+    }
     g.bench_function("code_encode", |b| {
         let mut out = vec![0u64; P::WORDS];
         b.iter(|| code::encode::<P>(black_box(&m), &mut out))
