@@ -158,7 +158,7 @@ pub fn render_text(r: &BoardReport) -> String {
     }
     let _ = writeln!(
         s,
-        "  published firmware ({}), instructions: ring product {} (ours / published {}){}",
+        "  anchor (instructions only): {}:\n    ring product {} (ours / published {}){}",
         r.anchor.source,
         fmt_n(Some(r.anchor.ring_product)),
         r.anchor
