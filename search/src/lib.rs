@@ -27,6 +27,7 @@ pub mod plot;
 pub mod report;
 pub mod scan;
 pub mod single;
+pub mod slp_cmd;
 pub mod sparse;
 
 pub use error::{Result, SearchError};

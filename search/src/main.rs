@@ -120,6 +120,8 @@ enum Cmd {
     Plot(search::plot::PlotArgs),
     /// Firmware export: params.json + C headers (docs/firmware-layout.md) + generated XOR programs.
     Export(search::export::ExportArgs),
+    /// Shortest XOR program for a binary matrix (Paar, Boyar-Peralta, seeded restarts; docs/slp.md).
+    Slp(search::slp_cmd::SlpArgs),
 }
 
 /// Fail early, before a long run, if FILE cannot be written (the up-front check of the one
@@ -269,6 +271,7 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Crt(a) => search::crt_plan::run(&a)?,
         Cmd::Plot(a) => search::plot::run(&a)?,
         Cmd::Export(a) => search::export::run(&a)?,
+        Cmd::Slp(a) => search::slp_cmd::run(&a)?,
     }
     Ok(())
 }
