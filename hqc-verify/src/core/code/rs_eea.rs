@@ -98,11 +98,11 @@ pub fn key_equation<P: ParamSet>(s: &[u8]) -> (Lanes, Lanes) {
     let mut uf: Lanes = [0; 8];
     let mut ug: Lanes = [0; 8];
     ug[0] = 1;
-    let mut delta: i64 = 1;
+    let mut delta: i32 = 1;
     for r in 0..t {
         let f0 = lane(&f, t);
         let g0 = lane(&g, t);
-        let pos = ((delta.wrapping_neg() as u64) >> 63).wrapping_neg();
+        let pos = (((delta.wrapping_neg() as u32) >> 31) as u64).wrapping_neg();
         let swap = barrier(pos & (mask_nonzero_u8(g0) as u64 & 1).wrapping_neg());
         let nwu = (r + 2).div_ceil(8).min(nw);
         let ng = cross(&g, f0, &f, g0, nw, len);
@@ -111,10 +111,10 @@ pub fn key_equation<P: ParamSet>(s: &[u8]) -> (Lanes, Lanes) {
         uf = select(swap, &ug, &uf);
         g = ng;
         ug = nug;
-        let sw = swap as i64;
+        let sw = swap as i32;
         delta = (sw & (1 - delta)) | (!sw & (delta + 1));
     }
-    let out_g = barrier(((delta.wrapping_neg() as u64) >> 63).wrapping_neg());
+    let out_g = barrier((((delta.wrapping_neg() as u32) >> 31) as u64).wrapping_neg());
     let rem = select(out_g, &g, &f);
     let cof = select(out_g, &ug, &uf);
     (cof, shift_down(&rem))
