@@ -194,7 +194,7 @@ impl St<'_> {
             let mut i = 0;
             while i < zeros.len() {
                 let o = zeros[i];
-                if self.p.pair_stores && o % 2 == 0 && zeros.get(i + 1) == Some(&(o + 1)) {
+                if self.p.pair_stores && o.is_multiple_of(2) && zeros.get(i + 1) == Some(&(o + 1)) {
                     self.insns.push(Insn::Strd {
                         rt: r,
                         rt2: r,
@@ -486,7 +486,11 @@ impl St<'_> {
                 let r2 = self.free_reg();
                 self.unlock(base);
                 if let Some(r2) = r2 {
-                    let (lo, hi) = if s % 2 == 0 { (r, r2) } else { (r2, r) };
+                    let (lo, hi) = if s.is_multiple_of(2) {
+                        (r, r2)
+                    } else {
+                        (r2, r)
+                    };
                     self.insns.push(Insn::Ldrd {
                         rt: lo,
                         rt2: hi,

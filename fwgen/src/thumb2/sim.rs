@@ -233,7 +233,7 @@ struct Machine {
 impl Machine {
     fn check(&self, line: usize, addr: u32, write: bool) -> Result<(), SimError> {
         let err = |what| Err(SimError::Memory { line, what, addr });
-        if addr % 4 != 0 {
+        if !addr.is_multiple_of(4) {
             return err("unaligned access");
         }
         let in_end = IN_BASE + 4 * self.n_in as u32;
@@ -393,15 +393,11 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
     if m.r[13] != STACK_TOP {
         return Err(SimError::Convention("sp not restored".into()));
     }
-    for i in 4..=11 {
-        if m.r[i] != saved_r[i] {
-            return Err(SimError::Convention(format!("r{i} not restored")));
-        }
+    if let Some(i) = (4..=11).find(|&i| m.r[i] != saved_r[i]) {
+        return Err(SimError::Convention(format!("r{i} not restored")));
     }
-    for i in 16..32 {
-        if m.s[i] != saved_s[i] {
-            return Err(SimError::Convention(format!("s{i} not restored")));
-        }
+    if let Some(i) = (16..32).find(|&i| m.s[i] != saved_s[i]) {
+        return Err(SimError::Convention(format!("s{i} not restored")));
     }
     (0..n_out)
         .map(|i| {
