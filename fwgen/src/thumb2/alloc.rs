@@ -92,7 +92,7 @@ struct St<'a> {
 }
 
 /// Allocate registers for `order` (a topological order of the *live* ops of `slp`, given as op
-/// indices). `live[k]` tells whether op k contributes to an output.
+/// indices; dead ops may be left out).
 pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated, FwgenError> {
     let n = slp.n_signals();
     let mut uses = vec![Vec::new(); n];
