@@ -5,9 +5,11 @@
 
 use crate::error::ConfigError;
 use crate::layout::{poly_words32, s0_gft, swap32};
+use crate::routines::{self, AsmRoutine};
 use crate::rules;
 use crate::transform::{self, Chain, TransformPrograms};
 use crate::xorprog::{programs_for, XorProgram};
+
 use algebra::cantor::CantorBasis;
 use algebra::crt::Crt;
 use algebra::fafft::{check_admissible, FafftPlan};
@@ -73,6 +75,9 @@ pub struct Derived {
     pub gamma_extra_note: String,
     /// The s0_gft table.
     pub s0_gft: Vec<u32>,
+    /// The Thumb-2 routines of γ_1 … γ_l, the extra γ_j, Encode and Decode, in that order
+    /// ([`crate::routines`]).
+    pub routines: Vec<AsmRoutine>,
 }
 
 impl Derived {
@@ -163,7 +168,14 @@ impl Config {
         } else {
             (Vec::new(), Vec::new())
         };
-        let (gamma_extra, gamma_extra_note) = self.gamma_extra(gl);
+        let (gamma_extra, gamma_extra_note) = self.gamma_extra(gl)?;
+        let routines = routines::emit_all(&routines::jobs(&tp, &gamma_extra), routines::threads())
+            .map_err(|e| {
+                ConfigError::from(transform::ChainError::Program {
+                    what: e.name.clone(),
+                    reason: e.reason,
+                })
+            })?;
         let (occupied_residues, residue_counts) = residues_mod_32(&modulus);
         Ok(Derived {
             cfg: self.clone(),
@@ -179,12 +191,13 @@ impl Config {
             gamma_extra,
             gamma_extra_note,
             s0_gft: s0_gft(),
+            routines,
         })
     }
 
     /// Extra γ_j for the artifact's 11-matrix layout: `coords(γ_j) = coords(γ_l) << (j − l)`
     /// while it stays in the field (for l = 10, γ_11 exists iff β ∈ V_21).
-    fn gamma_extra(&self, gl: u32) -> (Vec<GammaExtra>, String) {
+    fn gamma_extra(&self, gl: u32) -> Result<(Vec<GammaExtra>, String), ConfigError> {
         let mut extra = Vec::new();
         let cgl = transform::coords(gl);
         for j in self.l + 1..=11 {
@@ -195,10 +208,15 @@ impl Config {
                     32 - j,
                     transform::coords(self.beta)
                 );
-                return (extra, note);
+                return Ok((extra, note));
             }
             let g = transform::element(cgl << k);
-            let (program, _) = programs_for(&transform::mul_matrix(32, g));
+            let (program, _) = programs_for(&transform::mul_matrix(32, g)).map_err(|e| {
+                ConfigError::from(transform::ChainError::Program {
+                    what: format!("gamma_{j}"),
+                    reason: e.to_string(),
+                })
+            })?;
             extra.push(GammaExtra {
                 j,
                 value: g,
@@ -217,6 +235,6 @@ impl Config {
                 "{range} emitted for the artifact's 11-matrix layout (gamma_11 exists: beta in V_21); coords(gamma_j) = coords(gamma_L) << (j - L)"
             )
         };
-        (extra, note)
+        Ok((extra, note))
     }
 }

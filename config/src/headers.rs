@@ -57,6 +57,23 @@ pub fn files(d: &Derived, prov: &Provenance, config_id: &str) -> Vec<(String, St
         .collect()
 }
 
+/// The `gen/` headers of the artifact layout (docs/firmware-layout.md, "The artifact
+/// layout"), (name, text): the four β-dependent tables the published firmware includes, with
+/// `IL_defs.h` self-contained.
+pub fn artifact_files(d: &Derived, prov: &Provenance, config_id: &str) -> Vec<(String, String)> {
+    let h = Headers {
+        d,
+        prov,
+        id: config_id,
+    };
+    vec![
+        ("gen/minpoly_mods_defs.h".into(), h.minpoly_h()),
+        ("gen/IL_defs.h".into(), h.il_h_with(true)),
+        ("gen/encode_matrix_defs.h".into(), h.encode_h()),
+        ("gen/gft_mul_s_inv_i_beta_matrix_defs.h".into(), h.gft_h()),
+    ]
+}
+
 /// Text safe inside a C comment and ASCII: printable ASCII kept, `*/` broken up, anything
 /// else written as `\u{..}`.
 pub fn comment_safe(s: &str) -> String {
@@ -190,12 +207,27 @@ impl Headers<'_> {
     }
 
     fn il_h(&self) -> String {
+        self.il_h_with(false)
+    }
+
+    /// `self_contained`: no `#include "fafft_params.h"`, sizes written as numbers (the
+    /// artifact layout, whose build has no fafft_params.h).
+    fn il_h_with(&self, self_contained: bool) -> String {
         let mut s = self.banner(
             "IL_defs.h",
             "IL = M^(-1) mod x^CRT_C: plain words (bit b of word w = x^(32w+b)) and swap32 words (radix-16 layout)",
 
         );
-        s += "#ifndef IL_DEFS_H\n#define IL_DEFS_H\n\n#include <stdint.h>\n#include \"fafft_params.h\"\n\n";
+        if self_contained {
+            s += "#ifndef IL_DEFS_H\n#define IL_DEFS_H\n\n/* self-contained: includes only <stdint.h> */\n#include <stdint.h>\n\n";
+        } else {
+            s += "#ifndef IL_DEFS_H\n#define IL_DEFS_H\n\n#include <stdint.h>\n#include \"fafft_params.h\"\n\n";
+        }
+        let words = if self_contained {
+            self.d.il_plain.len().to_string()
+        } else {
+            "CRT_C / 32".to_string()
+        };
         if self.d.cfg.c == 0 {
             s += "/* CRT_C = 0: no residue ring, no IL. */\n#define FAFFT_HAVE_IL 0\n";
         } else {
@@ -218,13 +250,13 @@ impl Headers<'_> {
                 sha256_words(&self.d.il_plain)
             );
             s += &c_u32_array(
-                "static const uint32_t IL_plain[CRT_C / 32]",
+                &format!("static const uint32_t IL_plain[{words}]"),
                 &self.d.il_plain,
                 4,
             );
             s += "\n/* swap32 layout (same values as the artifact-named array) */\n";
             s += &c_u32_array(
-                "static const uint32_t IL_swapped[CRT_C / 32]",
+                &format!("static const uint32_t IL_swapped[{words}]"),
                 &self.d.il_swapped,
                 4,
             );
@@ -307,8 +339,12 @@ impl Headers<'_> {
     fn xor_h(&self) -> String {
         let mut s = self.banner(
             "gen_xor_programs.h",
-            "straight-line bitsliced XOR programs (word q = bit q of 32 elements) for the gamma_j, Encode and Decode matrices (Paar greedy CSE)",
+            "straight-line bitsliced XOR programs (word q = bit q of 32 elements) for the gamma_j, Encode and Decode matrices (SLP optimiser)",
 
+        );
+        s += &format!(
+            "/* programs: {} */\n",
+            comment_safe(&crate::xorprog::method())
         );
         s += "#ifndef GEN_XOR_PROGRAMS_H\n#define GEN_XOR_PROGRAMS_H\n\n#include <stdint.h>\n\n#define HAVE_GEN_XOR 1\n\n";
         let mut progs: Vec<(u32, u32, &XorProgram)> = self

@@ -38,6 +38,7 @@ pub mod hex;
 pub mod layout;
 pub mod output;
 pub mod published;
+pub mod routines;
 pub mod rules;
 pub mod spec;
 pub mod transform;

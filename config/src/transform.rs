@@ -2,9 +2,9 @@
 //! the chain `γ_0 = β, …, γ_l`, the Encode/Decode columns and the XOR programs of the γ_j,
 //! Encode and Decode matrices (`docs/fafft.md` §6.3, §7.3).
 //!
-//! The XOR programs come from [`crate::xorprog`] (Paar's greedy CSE): this is the one place that
-//! turns a transform's constant matrices into programs, so a different program generator (for
-//! example an SLP optimiser producing `algebra::slp::Slp`) replaces it here only.
+//! The XOR programs come from [`crate::xorprog`] (the SLP optimiser `algebra::slp::optimise`
+//! at the export's fixed budget): this is the one place that turns a transform's constant
+//! matrices into programs.
 
 use crate::xorprog::{programs_for, rows_of, XorProgram};
 use algebra::bitmatrix::BitMatrix;
@@ -34,6 +34,19 @@ pub enum ChainError {
     /// Encode is singular (β not of degree m).
     #[error("Encode matrix of β = {beta:#x} is singular (β must have degree m)")]
     Singular { beta: u32 },
+    /// The artifact layout holds γ_1 … γ_11 of the m = 32 field.
+    #[error("the artifact layout needs m = 32 and l <= 11, got m = {m}, l = {l}")]
+    ArtifactLayout { m: u32, l: u32 },
+    /// The XOR-program optimiser refused a matrix (a bug: the FAFFT matrices are 32 x 32).
+    #[error("XOR program of the {what} matrix: {reason}")]
+    Program { what: String, reason: String },
+}
+
+fn prog_err(what: &str) -> impl Fn(algebra::slp::SlpError) -> ChainError + '_ {
+    move |e| ChainError::Program {
+        what: what.into(),
+        reason: e.to_string(),
+    }
 }
 
 /// Offset of the artifact chain at level 11: `coords(γ_11) = (coords(β) << 11) XOR 0x76`, and
@@ -197,9 +210,9 @@ impl TransformPrograms {
         let n = m as usize;
         let mut gamma_programs = Vec::new();
         let mut gamma_naive = Vec::new();
-        for &g in &gammas[1..] {
+        for (j, &g) in gammas.iter().enumerate().skip(1) {
             let mm = mul_matrix(m, g);
-            let (p, naive) = programs_for(&mm);
+            let (p, naive) = programs_for(&mm).map_err(prog_err(&format!("gamma_{j}")))?;
             gamma_programs.push(p);
             gamma_naive.push(naive);
         }
@@ -212,9 +225,10 @@ impl TransformPrograms {
             gammas,
             gamma_programs,
             gamma_naive,
-            encode: XorProgram::paar(&enc_rows, n),
-            encode_trunc: XorProgram::paar(&enc_trunc_rows, n / 2),
-            decode: XorProgram::paar(&rows_of(&dec, n, n), n),
+            encode: XorProgram::optimised(&enc_rows, n).map_err(prog_err("Encode"))?,
+            encode_trunc: XorProgram::optimised(&enc_trunc_rows, n / 2)
+                .map_err(prog_err("truncated Encode"))?,
+            decode: XorProgram::optimised(&rows_of(&dec, n, n), n).map_err(prog_err("Decode"))?,
             encode_cols,
             decode_cols,
         })

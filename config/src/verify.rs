@@ -8,7 +8,7 @@
 
 use crate::derive::{Config, Derived};
 use crate::error::ConfigError;
-use crate::export::render;
+use crate::export::{render_layout, Layout};
 use crate::hex::Digest;
 use crate::rules;
 use crate::spec::{Loaded, Params, Provenance, PARAMS_FILE};
@@ -147,7 +147,8 @@ impl Loaded {
             command: p.command.clone(),
             tool_version: p.tool_version.clone(),
         };
-        let rendered = render(&derived, &prov);
+        let rendered = render_layout(&derived, &prov, Layout::of_files(&p.files))
+            .map_err(|e| invalid("files", e))?;
         let (file_v, want_v) = (p.to_value(), rendered.params.to_value());
         for key in FIELD_ORDER {
             let (a, b) = (

@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub use fafft_config::derive::{Config as ExportConfig, Derived};
-pub use fafft_config::export::{command_of, render, Rendered};
+pub use fafft_config::export::{
+    command_of, command_of_layout, render, render_layout, Layout, Rendered,
+};
 pub use fafft_config::layout::{
     delta_swap, inv_swap32, poly_words32, s0_gft, sha256_words, swap32,
 };
@@ -138,7 +140,12 @@ impl Staging {
     fn commit(mut self, files: &[(String, String)]) -> Result<(), ExportError> {
         let out = self.out.clone();
         for (f, text) in files {
-            std::fs::write(self.tmp.join(f), text.as_bytes())
+            let path = self.tmp.join(f);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| dir_err(&out, format!("cannot create the folder of {f}: {e}")))?;
+            }
+            std::fs::write(&path, text.as_bytes())
                 .map_err(|e| dir_err(&out, format!("cannot write {f}: {e}")))?;
         }
         if out.exists() {
@@ -164,17 +171,52 @@ impl Staging {
     }
 }
 
-/// Build and write an export (library entry point used by `run` and the tests): validate,
-/// check DIR, derive, render, write.
+/// Build and write an export in the project layout (library entry point used by the tests):
+/// validate, check DIR, derive, render, write.
 pub fn export(cfg: &ExportConfig, out: &Path, force: bool) -> Result<Export, ExportError> {
+    export_layout(cfg, out, force, Layout::Project, false)
+}
+
+/// [`export`] in a layout; `progress` prints the stages with their times on stderr.
+pub fn export_layout(
+    cfg: &ExportConfig,
+    out: &Path,
+    force: bool,
+    layout: Layout,
+    progress: bool,
+) -> Result<Export, ExportError> {
     cfg.validate()?;
+    if layout == Layout::Artifact
+        && (cfg.l > fafft_config::routines::ARTIFACT_GAMMAS || cfg.m != 32)
+    {
+        return Err(
+            ConfigError::from(fafft_config::transform::ChainError::ArtifactLayout {
+                m: cfg.m,
+                l: cfg.l,
+            })
+            .into(),
+        );
+    }
     let staging = stage(out, force)?;
+    let t0 = std::time::Instant::now();
+    if progress {
+        eprintln!(
+            "export: deriving tables, optimising the XOR programs and emitting the Thumb-2 routines ..."
+        );
+    }
     let derived = cfg.derive()?;
+    if progress {
+        eprintln!(
+            "export: {} routines ready ({:.1} s)",
+            derived.routines.len(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
     let prov = fafft_config::spec::Provenance {
-        command: command_of(cfg, out),
+        command: command_of_layout(cfg, out, layout),
         tool_version: fafft_config::spec::TOOL_VERSION.into(),
     };
-    let rendered = render(&derived, &prov);
+    let rendered = render_layout(&derived, &prov, layout)?;
     staging.commit(&rendered.files)?;
     Ok(Export { derived, rendered })
 }
@@ -206,6 +248,10 @@ pub struct ExportArgs {
     /// Replace an existing output directory.
     #[arg(long)]
     pub force: bool,
+    /// File set: project (flat folder for this project's firmware) | artifact (drop-in `gen/`
+    /// and `m4f/` folders for the published Cortex-M4 firmware; docs/firmware-layout.md).
+    #[arg(long, default_value = "project")]
+    pub layout: String,
 }
 
 impl ExportArgs {
@@ -222,10 +268,23 @@ impl ExportArgs {
 
 /// Run `search export`.
 pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
+    use std::io::IsTerminal as _;
     let cfg = args.config()?;
-    let e = export(&cfg, &args.out, args.force)?;
+    let layout = Layout::parse(&args.layout).ok_or_else(|| {
+        anyhow::anyhow!(
+            "unknown layout `{}`: expected `project` or `artifact`",
+            args.layout
+        )
+    })?;
+    let e = export_layout(
+        &cfg,
+        &args.out,
+        args.force,
+        layout,
+        std::io::stderr().is_terminal(),
+    )?;
     println!(
-        "exported m = {}, l = {}, N = {}, c = {}, n = {}, β = {:#010x} (wt(M) = {}, chain {}) to {}",
+        "exported m = {}, l = {}, N = {}, c = {}, n = {}, β = {:#010x} (wt(M) = {}, chain {}, layout {}) to {}",
         cfg.m,
         cfg.l,
         e.derived.big_n,
@@ -234,6 +293,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         cfg.beta,
         e.derived.modulus.weight(),
         cfg.chain.name(),
+        layout.name(),
         args.out.display()
     );
     Ok(())
