@@ -23,7 +23,7 @@ pub const MAX_COLS: usize = 64;
 
 /// Restarts of the default budget (sized so that the 13 FAFFT matrices of one configuration
 /// stay well inside the export's time budget on two cores; docs/slp.md).
-pub const DEFAULT_RESTARTS: u32 = 8;
+pub const DEFAULT_RESTARTS: u32 = 2;
 
 /// Which heuristics to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
