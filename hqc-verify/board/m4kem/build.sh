@@ -14,7 +14,7 @@
 #    `search export`) gives an ELF for that level.
 #
 # Environment (c-fafft): PARAMS_DIR, BUILD_TAG (default: the PARAMS_DIR folder name; names
-# the object folder and the ELF), XOR=board|export (see ../firmware/Makefile).
+# the object folder and the ELF), XOR=asm|export (see ../firmware/Makefile).
 # Outputs in <repo>/build/m4kem/ (git-ignored): m4kem.elf; m4kem-c-fafft.elf for the default
 # PARAMS_DIR, m4kem-c-fafft-<tag>.elf when PARAMS_DIR or BUILD_TAG is set; .map beside.
 # The last line printed is the ELF path.

@@ -24,9 +24,9 @@ pub struct BoardArgs {
     /// compared with the official `.rsp` files. Without it, the committed per-entry pins judge.
     #[arg(long, value_name = "DIR")]
     pub kat_dir: Option<PathBuf>,
-    /// XOR programs: `board` (regenerated from the exported matrices as board-tuned Thumb-2,
-    /// board/tools/gen_xor_board.py) or `export` (the exporter's portable C programs).
-    #[arg(long, default_value = "board", value_parser = ["board", "export"])]
+    /// β-dependent XOR routines, always from the export: `asm` (the exported Thumb-2 routines
+    /// `NAME.S`) or `export` (the exporter's portable C programs, gen_xor_programs.h).
+    #[arg(long, default_value = "asm", value_parser = ["asm", "export"])]
     pub xor: String,
     /// Firmware build folder (default: <repo>/build/board-run).
     #[arg(long, value_name = "DIR")]
@@ -45,7 +45,7 @@ impl BoardArgs {
             flavour: FlavourSel(Flavour::ALL.to_vec()),
             count: 10,
             kat_dir: None,
-            xor: "board".into(),
+            xor: "asm".into(),
             build_dir: None,
             timeout: 900,
         }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! hqc-verify board --params DIR/params.json [--level 1|3|5] [--flavour v5.0.0|2026-02|all]
-//!                  [--count K] [--json] [--out FILE] [--kat-dir DIR] [--xor board|export]
+//!                  [--count K] [--json] [--out FILE] [--kat-dir DIR] [--xor asm|export]
 //!                  [--build-dir DIR] [--timeout SECONDS]
 //! ```
 //!
@@ -160,6 +160,12 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
     // The export: β, its modulus M and the plan (l, c), written by `search export` and
     // verified field by field and file by file.
     let cfg = params::load(&args.params, args.level)?;
+    if args.xor == "asm" && !cfg.dir.join("encode_to_gft_full_length.S").is_file() {
+        return Err(BoardError::Params(format!(
+            "--xor asm needs the exported Thumb-2 routines ({} is missing); re-export the folder with search export",
+            cfg.dir.join("encode_to_gft_full_length.S").display()
+        )));
+    }
     if args.xor == "export" && !cfg.dir.join("gen_xor_programs.h").is_file() {
         return Err(BoardError::Params(format!(
             "--xor export needs {}, which is missing",

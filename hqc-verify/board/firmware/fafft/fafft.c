@@ -116,9 +116,55 @@ static uint32_t gam_rows[FAFFT_L + 1][32];
 
 /* GEN_XOR_INOUT: the exporter's call form encode_xor(in, out) / decode_xor(in, out) (in == out
    allowed); the fixture and tools/gen_xor_board.py emit the in-place form encode_xor(x). */
+#if defined(FAFFT_ASM_ROUTINES) && !defined(HOST_BUILD)
+/* The exported Thumb-2 routines (search export: NAME.S), void NAME(uint32_t *out, const uint32_t *in)
+   on 32-word bitsliced arrays, out and in never aliased. */
+#define FAFFT_ROUTINE(name) void name(uint32_t *out, const uint32_t *in);
+FAFFT_ROUTINE(encode_to_gft_full_length)
+FAFFT_ROUTINE(decode_from_gft_full_length)
+FAFFT_ROUTINE(gft_mul_s_inv_1_beta) FAFFT_ROUTINE(gft_mul_s_inv_2_beta) FAFFT_ROUTINE(gft_mul_s_inv_3_beta)
+FAFFT_ROUTINE(gft_mul_s_inv_4_beta) FAFFT_ROUTINE(gft_mul_s_inv_5_beta) FAFFT_ROUTINE(gft_mul_s_inv_6_beta)
+FAFFT_ROUTINE(gft_mul_s_inv_7_beta) FAFFT_ROUTINE(gft_mul_s_inv_8_beta) FAFFT_ROUTINE(gft_mul_s_inv_9_beta)
+FAFFT_ROUTINE(gft_mul_s_inv_10_beta) FAFFT_ROUTINE(gft_mul_s_inv_11_beta) FAFFT_ROUTINE(gft_mul_s_inv_12_beta)
+FAFFT_ROUTINE(gft_mul_s_inv_13_beta)
+static void (*const gamma_asm[16])(uint32_t *, const uint32_t *) = {
+    0, gft_mul_s_inv_1_beta, gft_mul_s_inv_2_beta, gft_mul_s_inv_3_beta, gft_mul_s_inv_4_beta,
+    gft_mul_s_inv_5_beta,
+#if FAFFT_L >= 6
+    gft_mul_s_inv_6_beta,
+#endif
+#if FAFFT_L >= 7
+    gft_mul_s_inv_7_beta,
+#endif
+#if FAFFT_L >= 8
+    gft_mul_s_inv_8_beta,
+#endif
+#if FAFFT_L >= 9
+    gft_mul_s_inv_9_beta,
+#endif
+#if FAFFT_L >= 10
+    gft_mul_s_inv_10_beta,
+#endif
+#if FAFFT_L >= 11
+    gft_mul_s_inv_11_beta,
+#endif
+#if FAFFT_L >= 12
+    gft_mul_s_inv_12_beta,
+#endif
+#if FAFFT_L >= 13
+    gft_mul_s_inv_13_beta,
+#endif
+};
+#define FAFFT_USE_ASM 1
+#endif
+
 static void encode_apply(uint32_t *x)
 {
-#if defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
+#if defined(FAFFT_USE_ASM)
+    uint32_t t[32];
+    encode_to_gft_full_length(t, x);
+    memcpy(x, t, sizeof t);
+#elif defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
     encode_xor(x, x);
 #elif defined(HAVE_GEN_XOR)
     encode_xor(x);
@@ -129,7 +175,11 @@ static void encode_apply(uint32_t *x)
 
 static void decode_apply(uint32_t *x)
 {
-#if defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
+#if defined(FAFFT_USE_ASM)
+    uint32_t t[32];
+    decode_from_gft_full_length(t, x);
+    memcpy(x, t, sizeof t);
+#elif defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
     decode_xor(x, x);
 #elif defined(HAVE_GEN_XOR)
     decode_xor(x);
@@ -138,7 +188,7 @@ static void decode_apply(uint32_t *x)
 #endif
 }
 
-#ifdef HAVE_GEN_XOR
+#if defined(HAVE_GEN_XOR) && !defined(FAFFT_USE_ASM)
 typedef void (*xorprog_t)(uint32_t *);
 static void (*const gamma_prog[16])(uint32_t *) = {
     0, gft_mul_gamma_1, gft_mul_gamma_2, gft_mul_gamma_3, gft_mul_gamma_4, gft_mul_gamma_5,
@@ -202,7 +252,11 @@ static void (*const gamma_acc_prog[16])(uint32_t *, const uint32_t *) = {
 /* acc ^= gamma_j * y */
 static inline void gamma_acc(unsigned j, uint32_t *acc, const uint32_t *y)
 {
-#ifdef HAVE_GEN_XOR_ACC
+#if defined(FAFFT_USE_ASM)
+    uint32_t t[32];
+    gamma_asm[j](t, y);
+    xor_into(acc, t, 32);
+#elif defined(HAVE_GEN_XOR_ACC)
     gamma_acc_prog[j](acc, y);
 #else
     uint32_t t[32];
@@ -218,7 +272,11 @@ static inline void gamma_acc(unsigned j, uint32_t *acc, const uint32_t *y)
 
 __attribute__((unused)) static inline void gamma_apply(unsigned j, uint32_t *x)
 {
-#ifdef HAVE_GEN_XOR
+#if defined(FAFFT_USE_ASM)
+    uint32_t t[32];
+    gamma_asm[j](t, x);
+    memcpy(x, t, sizeof t);
+#elif defined(HAVE_GEN_XOR)
     gamma_prog[j](x);
 #else
     mat_apply(gam_rows[j], x);
