@@ -3,7 +3,7 @@
 //! A bit-exact implementation of the HQC key-encapsulation mechanism as specified on
 //! 2025-08-22 (HQC-1, HQC-3, HQC-5), in both published KAT flavours (`v5.0.0` and
 //! `2026-02`), with the ring multiplication as an exchangeable component
-//! ([`core::mul::Multiplier`]). The reference for every step is `shared/docs/hqc.md`; module
+//! ([`core::mul::Multiplier`]). The reference for every step is `docs/hqc.md`; module
 //! docs cite its sections.
 //!
 //! * [`core`]: the algorithm, `no_std` and allocation-free (fixed-size arrays sized by the

@@ -337,30 +337,17 @@ pub fn read_official(
     Ok(Some((path, text)))
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder and a rename.
+/// Writes `text` to `path` with the tools' one output writer ([`fafft_config::output`]),
+/// creating the folder first.
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), KatError> {
-    use std::io::Write as _;
     let io = |source| KatError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let res = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
     }
-    res.map_err(io)
+    fafft_config::output::write_atomic(path, text.as_bytes()).map_err(io)
 }
 
 /// Runs one KAT regeneration and comparison.
