@@ -94,7 +94,7 @@ fn outside_patterns() -> Vec<(String, &'static str)> {
     ]
 }
 
-/// `shared/` (assembled) used as a path component: preceded by nothing, a separator, a quote,
+/// The reference library folder name followed by a slash (assembled from pieces) used as a path component: preceded by nothing, a separator, a quote,
 /// a bracket or white space.
 fn outside_path_hits(line: &str) -> bool {
     let needle = ["sha", "red/"].concat();
