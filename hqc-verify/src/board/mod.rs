@@ -211,6 +211,7 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
     let anchor = counts::anchor_for(cfg.level, &counts);
 
     let failed = ck.failed();
+    let (routines, routines_total) = report::RoutineCount::of(&cfg.verified.derived);
     Ok(BoardReport {
         schema_version: SCHEMA_VERSION,
         command: args::command_of(args, &cfg.info.file, cfg.level),
@@ -225,6 +226,8 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
             .collect(),
         count: args.count,
         xor_programs: args.xor.clone(),
+        routines,
+        routines_total,
         toolchain,
         checks: ck.0,
         kat: kat_runs,

@@ -46,6 +46,18 @@ pub fn render_text(r: &BoardReport) -> String {
         "  tools: {}; {}; {}; XOR programs: {}",
         r.toolchain.arm_none_eabi_gcc, r.toolchain.qemu, r.toolchain.rust_web, r.xor_programs
     );
+    let _ = writeln!(
+        s,
+        "\nExported Thumb-2 routines (static counts):\n  {:<30} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
+        "routine", "xors", "eor", "vmov", "load", "store", "total"
+    );
+    for x in r.routines.iter().chain(std::iter::once(&r.routines_total)) {
+        let _ = writeln!(
+            s,
+            "  {:<30} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
+            x.name, x.xors, x.eor, x.vmov, x.load, x.store, x.total
+        );
+    }
     let _ = writeln!(s, "\nChecks:");
     for c in &r.checks {
         let _ = writeln!(

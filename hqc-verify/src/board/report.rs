@@ -5,6 +5,60 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+/// Static instruction counts of one exported routine.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RoutineCount {
+    /// Routine name (`gft_mul_s_inv_<j>_beta`, `encode_to_gft_full_length`, ...; `all`).
+    pub name: String,
+    /// XORs of its program.
+    pub xors: usize,
+    /// EOR instructions.
+    pub eor: usize,
+    /// VMOV instructions (spills to s0-s31).
+    pub vmov: usize,
+    /// Loads.
+    pub load: usize,
+    /// Stores.
+    pub store: usize,
+    /// All instructions (including push/pop and return).
+    pub total: usize,
+}
+
+impl RoutineCount {
+    /// The counts of the routines of a verified export, and their sum.
+    pub fn of(d: &fafft_config::derive::Derived) -> (Vec<RoutineCount>, RoutineCount) {
+        let v: Vec<RoutineCount> = d
+            .routines
+            .iter()
+            .map(|r| {
+                let st = r.stats();
+                RoutineCount {
+                    name: r.routine.name.clone(),
+                    xors: r.slp.xor_count(),
+                    eor: st.eor,
+                    vmov: st.vmov,
+                    load: st.load,
+                    store: st.store,
+                    total: st.total,
+                }
+            })
+            .collect();
+        let mut all = RoutineCount {
+            name: "all".into(),
+            ..RoutineCount::default()
+        };
+        for r in &v {
+            all.xors += r.xors;
+            all.eor += r.eor;
+            all.vmov += r.vmov;
+            all.load += r.load;
+            all.store += r.store;
+            all.total += r.total;
+        }
+        (v, all)
+    }
+}
+
 /// Version of the JSON report.
 pub const SCHEMA_VERSION: u32 = 3;
 
@@ -25,8 +79,14 @@ pub struct BoardReport {
     pub flavours: Vec<String>,
     /// KAT entries per flavour.
     pub count: u16,
-    /// XOR programs compiled (`board` or `export`).
+    /// β-dependent routines compiled (`asm`: the exported Thumb-2 routines; `export`: the
+    /// exported C programs).
     pub xor_programs: String,
+    /// Static counts of the exported Thumb-2 routines (from the verified export), one per
+    /// β-dependent matrix; `routines_total` sums them.
+    pub routines: Vec<RoutineCount>,
+    /// Sum of `routines`.
+    pub routines_total: RoutineCount,
     /// Tool versions.
     pub toolchain: Toolchain,
     /// Every check, in order.
