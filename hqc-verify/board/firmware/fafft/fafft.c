@@ -158,7 +158,7 @@ static void (*const gamma_asm[16])(uint32_t *, const uint32_t *) = {
 #define FAFFT_USE_ASM 1
 #endif
 
-static void encode_apply(uint32_t *x)
+__attribute__((unused)) static void encode_apply(uint32_t *x)
 {
 #if defined(FAFFT_USE_ASM)
     uint32_t t[32];
@@ -173,7 +173,7 @@ static void encode_apply(uint32_t *x)
 #endif
 }
 
-static void decode_apply(uint32_t *x)
+__attribute__((unused)) static void decode_apply(uint32_t *x)
 {
 #if defined(FAFFT_USE_ASM)
     uint32_t t[32];
@@ -524,8 +524,15 @@ void fafft_encode(fafft_vals_t *v, const uint32_t *g)
 {
     for (unsigned b = 0; b < NG; b++) {
         uint32_t *x = v->g[b];
+#if defined(FAFFT_USE_ASM)
+        /* gather into a scratch group, the routine writes the group (out, in never aliased) */
+        uint32_t t[32];
+        for (unsigned j = 0; j < 32; j++) t[j] = g[j * NG + b];
+        encode_to_gft_full_length(x, t);
+#else
         for (unsigned j = 0; j < 32; j++) x[j] = g[j * NG + b];
         encode_apply(x);
+#endif
     }
 }
 
@@ -533,8 +540,14 @@ void fafft_decode(uint32_t *g, fafft_vals_t *v)
 {
     for (unsigned b = 0; b < NG; b++) {
         uint32_t *x = v->g[b];
+#if defined(FAFFT_USE_ASM)
+        uint32_t t[32];
+        decode_from_gft_full_length(t, x);
+        for (unsigned j = 0; j < 32; j++) g[j * NG + b] = t[j];
+#else
         decode_apply(x);
         for (unsigned j = 0; j < 32; j++) g[j * NG + b] = x[j];
+#endif
     }
 }
 
