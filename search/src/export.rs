@@ -121,6 +121,8 @@ fn stage(out: &Path, force: bool) -> Result<Staging, ExportError> {
             format!("cannot create parent {}: {e}", parent.display()),
         )
     })?;
+    // Staging folders that killed exports left behind (their process is gone) are removed.
+    fafft_config::output::remove_stale_temps(out);
     let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     if tmp.exists() {
         let _ = std::fs::remove_dir_all(&tmp);

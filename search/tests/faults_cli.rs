@@ -417,6 +417,38 @@ fn resumed_run_says_how_far_it_got_and_stale_temps_go() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+#[test]
+fn export_removes_staging_folders_of_killed_exports() {
+    let d = tmp_dir("export-stale");
+    let out = d.join("exp");
+    // what an export killed while writing leaves behind (no process has this id)
+    let stale = d.join(".exp.tmp-99999999");
+    std::fs::create_dir_all(&stale).expect("stale dir");
+    std::fs::write(stale.join("params.json"), b"{\"half").expect("stale file");
+    let r = search(&[
+        "export",
+        "--m",
+        "32",
+        "--l",
+        "10",
+        "--beta",
+        "0x00103674",
+        "--c",
+        "3072",
+        "--n",
+        "17669",
+        "--chain",
+        "artifact",
+        "--out",
+        p(&out),
+    ])
+    .ok();
+    assert!(out.join("params.json").is_file(), "{}", r.stderr);
+    assert!(!stale.exists(), "stale staging folder left behind");
+    assert!(leftovers(&d).is_empty(), "{:?}", leftovers(&d));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Late failures and error text.
 
