@@ -28,6 +28,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
+use hqc_verify::core::code::Decoder;
 use hqc_verify::core::params::{Flavour, Level};
 use hqc_verify::kat::{self, locate, ExpectedSource, KatError, KatRequest};
 use hqc_verify::multiplier::MultiplierKind;
@@ -81,6 +82,9 @@ struct Selection {
     /// Parameter JSON of the fafft-crt multiplier (`search export` output); selects fafft-crt.
     #[arg(long, value_name = "FILE")]
     params: Option<PathBuf>,
+    /// Reed-Solomon decoder in Decaps: bm (Berlekamp-Massey) or eea (extended Euclid).
+    #[arg(long, default_value = "bm", value_parser = parse_decoder)]
+    decoder: Decoder,
 }
 
 #[derive(Args, Debug)]
@@ -144,6 +148,10 @@ fn parse_levels(s: &str) -> Result<Levels, String> {
     Level::parse(s)
         .map(|l| Levels(vec![l]))
         .ok_or_else(|| format!("unknown level {s:?}: expected 1, 3, 5 or all"))
+}
+
+fn parse_decoder(s: &str) -> Result<Decoder, String> {
+    Decoder::from_name(s).ok_or_else(|| format!("unknown decoder {s:?}: expected bm or eea"))
 }
 
 fn parse_flavours(s: &str) -> Result<Flavours, String> {
@@ -263,6 +271,7 @@ fn cmd_kat(a: &KatArgs) -> Result<bool> {
         Some(d) => eprintln!("official KAT folder: {}", d.display()),
         None => eprintln!("{}", locate::PINS_ONLY_NOTE),
     }
+    eprintln!("Reed-Solomon decoder: {}", a.sel.decoder);
     let mut outcomes = Vec::new();
     let mut text = String::new();
     for &flavour in &a.sel.flavour.0 {
@@ -275,7 +284,8 @@ fn cmd_kat(a: &KatArgs) -> Result<bool> {
                 kat_dir: kat_dir.clone(),
                 out_dir: a.rsp_out.clone(),
             };
-            let o = kat::run(&req).with_context(|| format!("{level} {flavour}"))?;
+            let o = kat::run_decoded(&req, a.sel.decoder)
+                .with_context(|| format!("{level} {flavour} ({} decoder)", a.sel.decoder))?;
             text += &kat_text(&o);
             outcomes.push(o);
         }
@@ -293,13 +303,20 @@ fn cmd_kat(a: &KatArgs) -> Result<bool> {
 
 fn cmd_profile(a: &ProfileArgs) -> Result<bool> {
     a.output.check()?;
+    eprintln!("Reed-Solomon decoder: {}", a.sel.decoder);
     let kind = multiplier(&a.sel)?;
     let levels = levels(&a.sel)?;
     let mut all = Vec::new();
     let mut text = String::new();
     for &flavour in &a.sel.flavour.0 {
         for &level in &levels {
-            let p = profile::profile(level, flavour, kind, a.iterations as usize)?;
+            let p = profile::profile_decoded(
+                level,
+                flavour,
+                kind,
+                a.iterations as usize,
+                a.sel.decoder,
+            )?;
             text += &profile::render_table(&p);
             text.push('\n');
             all.push(p);

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::core::code::Decoder;
 use crate::core::kem::Hqc;
 use crate::core::mul::Multiplier;
 use crate::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
@@ -194,8 +195,9 @@ fn profile_level<P: ParamSet>(
     flavour: Flavour,
     kind: MultiplierKind,
     iterations: usize,
+    decoder: Decoder,
 ) -> Result<Vec<OpProfile>, KatError> {
-    let hqc = Hqc::<P, _>::new(AnyMultiplier::new(kind, P::N)?, flavour)?;
+    let hqc = Hqc::<P, _>::new(AnyMultiplier::new(kind, P::N)?, flavour)?.with_decoder(decoder);
     profile_with(&hqc, iterations)
 }
 
@@ -206,10 +208,21 @@ pub fn profile(
     kind: MultiplierKind,
     iterations: usize,
 ) -> Result<LevelProfile, KatError> {
+    profile_decoded(level, flavour, kind, iterations, Decoder::Bm)
+}
+
+/// [`profile`] with Reed–Solomon decoder `decoder` in Decaps.
+pub fn profile_decoded(
+    level: Level,
+    flavour: Flavour,
+    kind: MultiplierKind,
+    iterations: usize,
+    decoder: Decoder,
+) -> Result<LevelProfile, KatError> {
     let operations = match level {
-        Level::Hqc1 => profile_level::<Hqc1>(flavour, kind, iterations)?,
-        Level::Hqc3 => profile_level::<Hqc3>(flavour, kind, iterations)?,
-        Level::Hqc5 => profile_level::<Hqc5>(flavour, kind, iterations)?,
+        Level::Hqc1 => profile_level::<Hqc1>(flavour, kind, iterations, decoder)?,
+        Level::Hqc3 => profile_level::<Hqc3>(flavour, kind, iterations, decoder)?,
+        Level::Hqc5 => profile_level::<Hqc5>(flavour, kind, iterations, decoder)?,
     };
     Ok(LevelProfile {
         level: level.name().into(),

@@ -264,3 +264,56 @@ fn kats_pass_with_the_eea_decoder() {
         kat_with_eea::<Hqc5>(flavour, kat_count(flavour, Level::Hqc5));
     }
 }
+
+fn cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_hqc-verify"))
+        .args(args)
+        .env_remove("HQC_KAT_DIR")
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn cli_kat_and_profile_take_the_decoder() {
+    // Up to HQC-5 2026-02 count 67, the KAT entry with an RS error in a message position.
+    let o = cli(&[
+        "kat",
+        "--level",
+        "5",
+        "--flavour",
+        "2026-02",
+        "--count",
+        "68",
+        "--decoder",
+        "eea",
+    ]);
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{out}{err}");
+    assert!(err.contains("Reed-Solomon decoder: eea"), "{err}");
+    assert!(
+        out.contains("1/1 level/flavour combinations match"),
+        "{out}"
+    );
+    let o = cli(&[
+        "profile",
+        "--level",
+        "1",
+        "--flavour",
+        "2026-02",
+        "--iterations",
+        "1",
+        "--decoder",
+        "eea",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = cli(&["kat", "--level", "1", "--count", "1", "--decoder", "xyz"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("unknown decoder \"xyz\": expected bm or eea"),
+        "{err}"
+    );
+}

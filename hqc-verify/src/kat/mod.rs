@@ -27,6 +27,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use crate::core::code::Decoder;
 use crate::core::kem::Hqc;
 use crate::core::mul::Multiplier;
 use crate::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
@@ -146,8 +147,9 @@ fn generate_level<P: ParamSet>(
     flavour: Flavour,
     kind: MultiplierKind,
     count: usize,
+    decoder: Decoder,
 ) -> Result<Vec<Entry>, KatError> {
-    let hqc = Hqc::<P, _>::new(AnyMultiplier::new(kind, P::N)?, flavour)?;
+    let hqc = Hqc::<P, _>::new(AnyMultiplier::new(kind, P::N)?, flavour)?.with_decoder(decoder);
     generate_entries_with(&hqc, count)
 }
 
@@ -158,10 +160,21 @@ pub fn generate_entries(
     kind: MultiplierKind,
     count: usize,
 ) -> Result<Vec<Entry>, KatError> {
+    generate_entries_decoded(level, flavour, kind, count, Decoder::Bm)
+}
+
+/// [`generate_entries`] with Reed–Solomon decoder `decoder` in Decaps.
+pub fn generate_entries_decoded(
+    level: Level,
+    flavour: Flavour,
+    kind: MultiplierKind,
+    count: usize,
+    decoder: Decoder,
+) -> Result<Vec<Entry>, KatError> {
     match level {
-        Level::Hqc1 => generate_level::<Hqc1>(flavour, kind, count),
-        Level::Hqc3 => generate_level::<Hqc3>(flavour, kind, count),
-        Level::Hqc5 => generate_level::<Hqc5>(flavour, kind, count),
+        Level::Hqc1 => generate_level::<Hqc1>(flavour, kind, count, decoder),
+        Level::Hqc3 => generate_level::<Hqc3>(flavour, kind, count, decoder),
+        Level::Hqc5 => generate_level::<Hqc5>(flavour, kind, count, decoder),
     }
 }
 
@@ -352,19 +365,29 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), KatError> {
 
 /// Runs one KAT regeneration and comparison.
 pub fn run(req: &KatRequest) -> Result<KatOutcome, KatError> {
+    run_decoded(req, Decoder::Bm)
+}
+
+/// [`run`] with Reed–Solomon decoder `decoder` in every Decaps.
+pub fn run_decoded(req: &KatRequest, decoder: Decoder) -> Result<KatOutcome, KatError> {
     if req.count == 0 || req.count > OFFICIAL_ENTRIES {
         return Err(KatError::CountOutOfRange { count: req.count });
     }
     let start = Instant::now();
-    let (entries, decaps_ok, decaps_failure) =
-        match generate_entries(req.level, req.flavour, req.multiplier, req.count) {
-            Ok(e) => (e, true, None),
-            Err(KatError::DecapsMismatch { count, .. }) => {
-                // Regenerate up to the failing entry without the Decaps check failing the run.
-                (Vec::new(), false, Some(count))
-            }
-            Err(e) => return Err(e),
-        };
+    let (entries, decaps_ok, decaps_failure) = match generate_entries_decoded(
+        req.level,
+        req.flavour,
+        req.multiplier,
+        req.count,
+        decoder,
+    ) {
+        Ok(e) => (e, true, None),
+        Err(KatError::DecapsMismatch { count, .. }) => {
+            // Regenerate up to the failing entry without the Decaps check failing the run.
+            (Vec::new(), false, Some(count))
+        }
+        Err(e) => return Err(e),
+    };
     let seconds = start.elapsed().as_secs_f64();
     let text = rsp::format(req.level.name(), &entries);
     let digest = sha256_hex(text.as_bytes());
