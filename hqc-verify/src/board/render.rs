@@ -48,14 +48,22 @@ pub fn render_text(r: &BoardReport) -> String {
     );
     let _ = writeln!(
         s,
-        "\nExported Thumb-2 routines (static counts):\n  {:<30} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
-        "routine", "xors", "eor", "vmov", "load", "store", "total"
+        "\nExported Thumb-2 routines (static counts; calls per ring product from the loop structure):\n  {:<30} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6} {:>9}",
+        "routine", "xors", "eor", "vmov", "load", "store", "total", "calls", "per prod"
     );
     for x in r.routines.iter().chain(std::iter::once(&r.routines_total)) {
         let _ = writeln!(
             s,
-            "  {:<30} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
-            x.name, x.xors, x.eor, x.vmov, x.load, x.store, x.total
+            "  {:<30} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6} {:>9}",
+            x.name,
+            x.xors,
+            x.eor,
+            x.vmov,
+            x.load,
+            x.store,
+            x.total,
+            x.calls_per_product,
+            x.per_product
         );
     }
     let _ = writeln!(s, "\nChecks:");

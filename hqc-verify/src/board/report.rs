@@ -22,16 +22,32 @@ pub struct RoutineCount {
     pub store: usize,
     /// All instructions (including push/pop and return).
     pub total: usize,
+    /// Calls in one ring product, from the firmware's loop structure
+    /// (`hqc-verify/board/firmware/fafft/fafft.c`): two forward transforms and one inverse over
+    /// NG = 2^l / 32 groups; every butterfly layer multiplies NG/2 group pairs by its γ_j once
+    /// (γ_j, j = 1 … l: 3·NG/2 calls), Encode runs per group of each forward transform (2·NG),
+    /// Decode per group of the inverse (NG); an extra γ_j (j > l) is never called.
+    pub calls_per_product: u64,
+    /// `calls_per_product · total`: the routine's static share of one ring product.
+    pub per_product: u64,
 }
 
 impl RoutineCount {
     /// The counts of the routines of a verified export, and their sum.
     pub fn of(d: &fafft_config::derive::Derived) -> (Vec<RoutineCount>, RoutineCount) {
+        use fafft_config::routines::Matrix;
+        let ng = (1u64 << d.cfg.l) / 32;
         let v: Vec<RoutineCount> = d
             .routines
             .iter()
             .map(|r| {
                 let st = r.stats();
+                let calls = match r.matrix {
+                    Matrix::Gamma(j) if j <= d.cfg.l => 3 * ng / 2,
+                    Matrix::Gamma(_) => 0,
+                    Matrix::Encode => 2 * ng,
+                    Matrix::Decode => ng,
+                };
                 RoutineCount {
                     name: r.routine.name.clone(),
                     xors: r.slp.xor_count(),
@@ -40,6 +56,8 @@ impl RoutineCount {
                     load: st.load,
                     store: st.store,
                     total: st.total,
+                    calls_per_product: calls,
+                    per_product: calls * st.total as u64,
                 }
             })
             .collect();
@@ -54,6 +72,8 @@ impl RoutineCount {
             all.load += r.load;
             all.store += r.store;
             all.total += r.total;
+            all.calls_per_product += r.calls_per_product;
+            all.per_product += r.per_product;
         }
         (v, all)
     }
