@@ -19,7 +19,8 @@
 use crate::derive::GammaExtra;
 use crate::transform::TransformPrograms;
 use algebra::slp::Slp;
-use fwgen::thumb2::{emit, Budget, EmitOptions, Routine, Stats};
+use fwgen::thumb2::{emit, Budget, EmitOptions, Routine};
+pub use fwgen::thumb2::{sim, Stats};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
