@@ -5,7 +5,10 @@
 //!   14 general-purpose registers, s0-s31 as spill space, and an instruction-order search that
 //!   minimises the whole instruction count (docs/thumb2.md).
 //! * [`thumb2::sim`]: a host-side interpreter of the emitted subset, the test oracle.
+//! * [`bs_tower`]: the firmware's beta-independent bitsliced tower-field header
+//!   `bs_tower_gen.h` (binary `gen-bs-tower`).
 
+pub mod bs_tower;
 pub mod thumb2;
 
 /// Errors of the code generator.
