@@ -1,3 +1,6 @@
+# TEST ORACLE ONLY: the firmware is built from fwgen::bs_tower (Rust); this script checks it byte for
+# byte (with fafft/gen_bs_tower.py, fwgen/tests/bs_tower.rs) and serves the fixture oracle
+# fixtures/gen_fixture.py.
 """Emit straight-line XOR/AND programs as C with bounded register pressure (stdlib only).
 
 GCC spills heavily on long straight-line bitsliced programs written in SSA style (every

@@ -14,6 +14,22 @@ use super::toolchain::Paths;
 
 const FW_ELFS: [&str; 4] = ["test_field", "test_mul", "bench_mul", "bench_stages"];
 
+/// The generated tower header (`fwgen::bs_tower`) the Makefile copies into its build, written
+/// only when its content changed (so make rebuilds nothing needlessly).
+fn bs_tower_header(p: &Paths) -> Result<std::path::PathBuf, String> {
+    let path = p.fw_build.join("bs_tower_gen.src.h");
+    let text = fwgen::bs_tower::bs_tower_header().map_err(|e| format!("bs_tower_gen.h: {e}"))?;
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        std::fs::create_dir_all(&p.fw_build)
+            .map_err(|e| format!("cannot create {}: {e}", p.fw_build.display()))?;
+        let tmp = path.with_extension("h.tmp");
+        std::fs::write(&tmp, &text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, &path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(path)
+}
+
 fn make_cmd(p: &Paths, xor: &str) -> Command {
     let mut c = Command::new("make");
     c.arg("-C")
@@ -29,6 +45,13 @@ fn make_cmd(p: &Paths, xor: &str) -> Command {
 /// Builds the firmware ELFs, the host test and the plugin; true when the build succeeded.
 pub(crate) fn build_firmware(p: &Paths, xor: &str, ck: &mut Checks) -> bool {
     let mut cmd = make_cmd(p, xor);
+    match bs_tower_header(p) {
+        Ok(h) => cmd.arg(format!("BS_TOWER_HDR={}", h.display())),
+        Err(e) => {
+            ck.push("firmware: build".into(), false, e);
+            return false;
+        }
+    };
     for t in FW_ELFS {
         cmd.arg(p.fw_build.join(format!("{t}.elf")));
     }

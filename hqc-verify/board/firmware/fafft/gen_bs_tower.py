@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# TEST ORACLE ONLY: the firmware is built from fwgen::bs_tower (Rust); this script checks it byte for
+# byte (fwgen/tests/bs_tower.rs).
 """Generate bs_tower_gen.h: straight-line bitsliced tower-field code (beta-independent).
 
 Bitsliced form (docs/fafft.md §2.1): word k holds bit k of 32 field elements.
@@ -9,7 +11,7 @@ Emitted functions (all static inline):
   bs_leaves16(lv, s)           81 leaves of an F_2^16 operand
   bs_mulacc16(acc, y, lv)      acc ^= s*y in F_2^16
 The leaves are the Karatsuba-tree linear combinations of s used at the AND gates, so that a
-product with a fixed (per block) operand s costs only the y side.  Run: python3 gen_bs_tower.py > bs_tower_gen.h
+product with a fixed (per block) operand s costs only the y side.  Run: python3 gen_bs_tower.py (prints the header)
 """
 import os
 import sys
