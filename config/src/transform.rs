@@ -6,7 +6,7 @@
 //! at the export's fixed budget): this is the one place that turns a transform's constant
 //! matrices into programs.
 
-use crate::xorprog::{programs_for, rows_of, XorProgram};
+use crate::xorprog::{naive_count, rows_of, XorProgram};
 use algebra::bitmatrix::BitMatrix;
 
 /// Errors of chain and constant construction.
@@ -190,8 +190,26 @@ pub struct TransformPrograms {
 }
 
 impl TransformPrograms {
-    /// Build for (m, l, β) with shift γ_l.
+    /// Build for (m, l, β) with shift γ_l, every program from the SLP optimiser at the export
+    /// budget (what exports, the board and the model comparison of one configuration use).
     pub fn new(m: u32, l: u32, beta: u32, gamma_l: u32) -> Result<Self, ChainError> {
+        Self::build(m, l, beta, gamma_l, &XorProgram::optimised)
+    }
+
+    /// The same matrices with Paar's greedy CSE alone (the optimiser's deterministic baseline):
+    /// the planner's screening proxy, cheap enough to price every candidate transform of
+    /// `search crt` (docs/slp.md). Its XOR counts are an upper bound of the optimised ones.
+    pub fn screening(m: u32, l: u32, beta: u32, gamma_l: u32) -> Result<Self, ChainError> {
+        Self::build(m, l, beta, gamma_l, &XorProgram::paar_baseline)
+    }
+
+    fn build(
+        m: u32,
+        l: u32,
+        beta: u32,
+        gamma_l: u32,
+        program: &dyn Fn(&[u64], usize) -> Result<XorProgram, algebra::slp::SlpError>,
+    ) -> Result<Self, ChainError> {
         let t = m.trailing_zeros();
         let gl = coords(gamma_l);
         let gammas: Vec<u32> = (0..=l).map(|j| element(gl >> (l - j))).collect();
@@ -212,9 +230,9 @@ impl TransformPrograms {
         let mut gamma_naive = Vec::new();
         for (j, &g) in gammas.iter().enumerate().skip(1) {
             let mm = mul_matrix(m, g);
-            let (p, naive) = programs_for(&mm).map_err(prog_err(&format!("gamma_{j}")))?;
+            let p = program(&rows_of(&mm, n, n), n).map_err(prog_err(&format!("gamma_{j}")))?;
             gamma_programs.push(p);
-            gamma_naive.push(naive);
+            gamma_naive.push(naive_count(&mm));
         }
         let enc_rows = rows_of(&enc, n, n);
         let enc_trunc_rows = rows_of(&enc, n, n / 2);
@@ -225,10 +243,9 @@ impl TransformPrograms {
             gammas,
             gamma_programs,
             gamma_naive,
-            encode: XorProgram::optimised(&enc_rows, n).map_err(prog_err("Encode"))?,
-            encode_trunc: XorProgram::optimised(&enc_trunc_rows, n / 2)
-                .map_err(prog_err("truncated Encode"))?,
-            decode: XorProgram::optimised(&rows_of(&dec, n, n), n).map_err(prog_err("Decode"))?,
+            encode: program(&enc_rows, n).map_err(prog_err("Encode"))?,
+            encode_trunc: program(&enc_trunc_rows, n / 2).map_err(prog_err("truncated Encode"))?,
+            decode: program(&rows_of(&dec, n, n), n).map_err(prog_err("Decode"))?,
             encode_cols,
             decode_cols,
         })

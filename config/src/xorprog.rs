@@ -97,6 +97,18 @@ impl XorProgram {
         Ok(p)
     }
 
+    /// Paar's greedy CSE alone (the optimiser's deterministic baseline, no restarts), verified
+    /// on all unit vectors: the cheap screening proxy of the planner.
+    pub fn paar_baseline(rows: &[u64], n_in: usize) -> Result<Self, SlpError> {
+        algebra::slp::driver::check_matrix(rows, n_in)?;
+        let slp = algebra::slp::paar::paar(rows, n_in, None);
+        slp.verify_masks(rows)?;
+        Ok(XorProgram {
+            slp,
+            run: "paar".into(),
+        })
+    }
+
     /// The program as an [`Slp`] (the form the Thumb-2 backend takes).
     pub fn slp(&self) -> &Slp {
         &self.slp

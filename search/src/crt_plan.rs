@@ -707,7 +707,8 @@ impl Ctx<'_> {
         if let Some(c) = self.programs.get(&(l, beta, g)) {
             return Ok(c.clone());
         }
-        let c = TransformPrograms::new(m, l, beta, g)?.consts();
+        // Screening proxy (Paar counts): the optimiser runs only for the exported configuration.
+        let c = TransformPrograms::screening(m, l, beta, g)?.consts();
         self.programs.insert((l, beta, g), c.clone());
         Ok(c)
     }
