@@ -864,8 +864,9 @@ assert params["weight"] == 165
     md("""
 ## 2. Host KATs
 
-`hqc-verify kat` regenerates KAT entries from their seeds and compares the digest of the
-regenerated entries with the official `.rsp` files. `--params` selects the **fafft-crt**
+`hqc-verify kat` regenerates KAT entries from their seeds and compares them with the per-entry
+pins committed in the repository (`hqc-verify/kat/`; the official `.rsp` files are optional,
+`--kat-dir`). `--params` selects the **fafft-crt**
 multiplier, built at run time from the exported `params.json` (FAFFT over F_2^32 with this β,
 CRT with x^3072); the reference multiplier runs as a baseline. Both flavours (v5.0.0, 2026-02),
 entries 0–1. A mismatch makes `kat` exit with status 1, which fails the cell.
@@ -882,7 +883,7 @@ kat_table(fc, "hqc-verify kat --params (fafft-crt multiplier from the export)")
 ref = sh_json(HQC_VERIFY, "kat", "--level", 1, "--multiplier", "reference", "--count", 2, "--json")
 kat_table(ref, "hqc-verify kat --multiplier reference (baseline)")
 assert [o["digest"] for o in fc] == [o["digest"] for o in ref]
-print("fafft-crt and reference regenerate identical entries (same digests) and both match the official files")
+print("fafft-crt and reference regenerate identical entries (same digests) and both match the committed pins")
 '''),
     md("""
 ## 3. The emulated Cortex-M4 (QEMU mps2-an386)
@@ -893,17 +894,19 @@ the on-board field and product tests (among them the black-box extraction of the
 the FAFFT and random products against an on-board schoolbook product, plus board/host hash
 agreement), builds the HQC KEM (`m4kem`, Rust `no_std`) with the exported multiplier and
 regenerates KAT entry 0 of both flavours on the board, counts instructions with a TCG plugin,
-and sets the cost model of `search crt` beside the counts. A failed check makes it exit with
+estimates Cortex-M4 cycles from the counted instruction classes, and sets the cost model beside
+the counts. A failed check makes it exit with
 status 1, which fails the cell. (The same steps by hand: `hqc-verify/board/check.sh DIR`,
 `PARAMS_DIR=DIR MUL=c-fafft hqc-verify/board/m4kem/run.sh 1 2026-02 2` and `…/bench.sh`.)
 
-QEMU is a functional model: the counts are executed **instructions**, not cycles.
+QEMU is a functional model: the counts are executed **instructions**; the cycle figures are an
+estimate from the instruction classes with the Cortex-M4 timing rules of `docs/m4-timing.md`.
 """),
     code(r'''
 rep = sh_json(HQC_VERIFY, "board", "--params", EXP / "params.json", "--count", 1, "--json")
 p = rep["params"]
 print(f"{p['level']}: l = {p['l']}, N = {p['N']}, c = {p['c']}, β = {p['beta']} ({p['chain']} chain), wt(M) = {p['modulus_weight']}, "
-      f"checksum verified: {p['checksum_verified']}")
+      f"config_id {p['config_id'][:16]}…, {len(p['verified_files'])} exported files verified by SHA-256")
 print("tools:", "; ".join(rep["toolchain"].values()))
 show([[c["name"], "PASS" if c["passed"] else "FAIL", shown(c["detail"])[:90]] for c in rep["checks"]],
      ["check", "result", "detail"], f"hqc-verify board: {sum(c['passed'] for c in rep['checks'])}/{len(rep['checks'])} checks passed")
@@ -969,10 +972,14 @@ show([[r["component"], f"{r['modelled_ops']:,}", f"{r['modelled_cycles']:,.0f}",
        f"{r['ratio_to_cycles']:.2f}" if r["ratio_to_cycles"] is not None else "-"] for r in model["rows"]],
      ["component", "model: ops", "model: cycles", "QEMU: instructions", "instr. / ops", "instr. / cycles"],
      f"cost model {model['cost_model_version']} (table {model['cost_table']}, residue {model['residue_method']}) against the emulator")
-cc = model["search_crt"]
-if cc:
-    print(f"search crt --n {N}: this configuration ranks {cc['rank_of_this_configuration']} of {cc['plans']} plans "
-          f"({cc['total_cycles_there']:,.0f} modelled cycles); preferred: {cc['preferred']} ({cc['preferred_total_cycles']:,.0f})")
+print(f"ring product: {cnt['ring_product']:,} instructions, {cnt['ring_product_cycles']:,} estimated cycles "
+      f"({rep['timing']['version']}: {rep['timing']['rules']})")
+show([[r["component"], f"{r['estimated_cycles']:,}" if r.get("estimated_cycles") is not None else "-",
+       f"{r['model_to_estimated']:.2f}" if r.get("model_to_estimated") is not None else "-"] for r in model["rows"]],
+     ["component", "estimated cycles", "model / estimated"], "the cost model against the cycle estimate of the counted classes")
+rt = rep["routines_total"]
+print(f"exported Thumb-2 routines: {rt['eor']:,} EOR + {rt['vmov']:,} VMOV, {rt['total']:,} instructions in all; "
+      f"{rt['calls_per_product']} calls per product = {rt['per_product']:,} instructions")
 
 top = [(lab, c) for lab, c, d in st if d in (1, 2) and lab != "fafft_mul"]
 comps = [r for r in model["rows"] if r["counted_instructions"] and not r["component"].startswith("product")]
@@ -997,7 +1004,7 @@ plt.tight_layout(); plt.show()
   independently in Python, and `hqc-verify board` checks it again, together with the headers.
 * On the host, the fafft-crt multiplier built from the export regenerates exactly the entries of
   the reference multiplier; on the board, the C multiplier compiled from the same folder passes
-  the firmware's own product tests and, inside the whole HQC-1 KEM, the official KAT digests.
+  the firmware's own product tests and, inside the whole HQC-1 KEM, the pinned KAT digests.
 * Model against emulator: the model counts operations and weighs them in Cortex-M4 *cycles* (a
   load weighs 2); QEMU counts *instructions*, so ratios below 1 are expected where the firmware
   moves several words per LDM/STM. The outlier is the reconstruction: the model prices
