@@ -11,14 +11,68 @@
 //! # Constant time (§6.3)
 //! Positions are secret. Candidates are compared with *every* slot of the support under
 //! masks, accepted positions are written to every slot under an equality mask on the
-//! slot index, and the dense expansion ([`crate::core::ring::support_to_dense`]) is a
-//! masked scan. The only data-dependent quantity is the number of candidates drawn by the
+//! slot index, and the dense expansion ([`expand_support`]) is a masked scan. The only data-dependent quantity is the number of candidates drawn by the
 //! keygen sampler (rejections and duplicates), which the reference leaks as well and which
 //! is inherent to rejection sampling.
 
 use super::ct::{barrier, mask_eq_u32, mask_lt_u64};
 use super::params::{Flavour, ParamSet, MAX_WEIGHT};
+use super::ring::support_to_dense;
 use super::xof::Xof;
+
+/// Support expansion (§6.3): `out` = the dense vector of the distinct positions `support`,
+/// in constant time. The one entry point the PKE uses for x, y, r1, r2 and e.
+///
+/// * On the board build with feature `m4-asm` (`target_os = "none"`, Arm) it calls the
+///   Thumb-2 routine `hqc_support_expand_m4` (`board/m4kem/support_expand.S`: per output
+///   word and support entry one compare and two ORRs predicated in an IT block, LDM of three
+///   precomputed entries, four groups per unrolled pass), which the m4kem build links in.
+/// * Everywhere else it is the portable [`support_to_dense`], which is also the reference
+///   the routine is tested against on the board (`m4kem_expand_selftest`).
+///
+/// # Preconditions
+/// `support.len() <= MAX_WEIGHT`; positions distinct and below `64·out.len()`.
+#[inline]
+pub fn expand_support(support: &[u32], out: &mut [u64]) {
+    #[cfg(all(feature = "m4-asm", target_os = "none", target_arch = "arm"))]
+    m4_asm::expand(support, out);
+    #[cfg(not(all(feature = "m4-asm", target_os = "none", target_arch = "arm")))]
+    support_to_dense(support, out);
+}
+
+/// The reference expansion ([`support_to_dense`]), whatever the build: the old board path,
+/// kept callable for tests and measurements against [`expand_support`].
+#[inline(never)]
+pub fn expand_support_reference(support: &[u32], out: &mut [u64]) {
+    support_to_dense(support, out);
+}
+
+#[cfg(all(feature = "m4-asm", target_os = "none", target_arch = "arm"))]
+mod m4_asm {
+    use super::MAX_WEIGHT;
+
+    // The routine's table holds 150 entries.
+    const _: () = assert!(MAX_WEIGHT <= 150);
+
+    extern "C" {
+        fn hqc_support_expand_m4(out: *mut u64, support: *const u32, weight: u32, words64: u32);
+    }
+
+    pub(super) fn expand(support: &[u32], out: &mut [u64]) {
+        let w = support.len().min(MAX_WEIGHT);
+        // SAFETY: the routine reads `w` u32 from `support` and writes `out.len()` u64 to
+        // `out` (both valid slices of at least that length), uses 1.85 KB of stack and
+        // follows the AAPCS.
+        unsafe {
+            hqc_support_expand_m4(
+                out.as_mut_ptr(),
+                support.as_ptr(),
+                w as u32,
+                out.len() as u32,
+            )
+        }
+    }
+}
 
 /// c mod n for c < 2^24 by Barrett reduction with μ = ⌊2^32/n⌋ (§6.1 step 3), constant
 /// time.
