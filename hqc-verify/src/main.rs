@@ -382,6 +382,11 @@ fn cmd_pin(a: &PinArgs) -> Result<bool> {
 
 fn cmd_board(b: &BoardCmd) -> Result<bool> {
     b.output.check()?;
+    if b.args.ct_check {
+        let report = board::ct::execute(&b.args)?;
+        b.output.emit(&report, &board::ct::render_text(&report))?;
+        return Ok(report.passed);
+    }
     let report = board::execute(&b.args)?;
     b.output.emit(&report, &board::render_text(&report))?;
     Ok(report.passed)

@@ -13,6 +13,7 @@
 #    the one ring degree of its PARAMS_DIR (HQC_N): an HQC-3 or HQC-5 directory (e.g. from
 #    `search export`) gives an ELF for that level.
 #
+# Environment: HARNESS=kat|ct (ct: ct_driver.c, the constant-time trace driver, ELF *-ct.elf).
 # Environment (c-fafft): PARAMS_DIR, BUILD_TAG (default: the PARAMS_DIR folder name; names
 # the object folder and the ELF), XOR=asm|export (see ../firmware/Makefile).
 # Outputs in <repo>/build/m4kem/ (git-ignored): m4kem.elf; m4kem-c-fafft.elf for the default
@@ -75,3 +76,9 @@ fi
 arm-none-eabi-gcc $CFLAGS $LDFLAGS -Wl,-Map="${elf%.elf}.map" "${srcs[@]}" "$lib" -lc -lgcc -o "$elf" >&2
 arm-none-eabi-size "$elf" | tail -n 1 >&2
 echo "$elf"
+# HARNESS=ct: the constant-time trace driver ct_driver.c instead of harness.c, ELF name + -ct
+case "${HARNESS:-kat}" in
+    kat) ;;
+    ct) srcs[0]=$here/ct_driver.c; elf=${elf%.elf}-ct.elf ;;
+    *) echo "build.sh: HARNESS must be kat or ct" >&2; exit 2 ;;
+esac

@@ -60,6 +60,23 @@
  * the first instruction of a block, a single load that ends a block records its fall-through
  * address in an exec callback, and the next block, when it starts with a single load at that
  * address, moves one count from ldr to ldr_pipe (in a callback after the marker callbacks).
+ *
+ * Trace mode (constant-time check, docs/board.md section 13).  Only with the arguments
+ *   trace=1              hash, per region instance, the executed instruction addresses and the
+ *                        data-memory accesses (qemu_plugin_register_vcpu_mem_cb)
+ *   dump=NAME:K:PATH     (implies trace=1) also write the full streams of the K-th started
+ *                        instance (0-based) of pair NAME to PATH.insn and PATH.mem
+ * every instruction gets an exec callback (after the marker callbacks, so a traced region holds
+ * exactly the instructions it counts) and every load/store a memory callback.  After each
+ * "region" and "classes" line it prints
+ *   trace <name> #<k> insns=<N> ihash=<16 hex> mems=<M> mhash=<16 hex>
+ * ihash: 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the
+ * instruction records, 4 bytes each: the address, little-endian.  mhash: the same over the
+ * memory records, 9 bytes each: the address of the accessing instruction (4, LE), the data
+ * address (4, LE), and one byte (bit 7 = store, bits 0..1 = log2 of the access size).  The
+ * dump files hold the same records.  Without trace=/dump= nothing of this is registered and
+ * the output is unchanged.  An instruction that fails its IT condition still appears in the
+ * instruction stream (the callback runs before the condition test); its access does not.
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -91,6 +108,15 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op,
                                                 void *ptr, uint64_t imm);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
+typedef uint32_t qemu_plugin_meminfo_t;
+enum qemu_plugin_mem_rw { QEMU_PLUGIN_MEM_R = 1, QEMU_PLUGIN_MEM_W, QEMU_PLUGIN_MEM_RW };
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+                                          uint64_t vaddr, void *userdata);
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+                                      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+                                      void *userdata);
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 void qemu_plugin_outs(const char *string);
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -132,7 +158,34 @@ struct pair {
     uint64_t hits;                 /* completed regions */
     uint64_t stack[MAX_DEPTH][NCNT];
     int depth;
+    uint64_t starts;               /* started instances (trace mode: the dump= index) */
+    struct tframe *tf[MAX_DEPTH];  /* trace mode: one frame per open instance */
 };
+
+/* ---- trace mode: per open region instance, FNV-1a of the two address streams ---- */
+#define FNV_BASIS 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+struct tframe {
+    uint64_t ih, in, mh, mn;       /* hashes and record counts */
+    FILE *di, *dm;                 /* dump files, or NULL */
+};
+static bool trace_on;
+static char dump_name[32];
+static uint64_t dump_k = UINT64_MAX;
+static char dump_path[4096];
+static struct tframe *active[MAX_PAIRS * MAX_DEPTH];
+static int nactive;
+
+static uint64_t fnv_bytes(uint64_t h, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= FNV_PRIME; }
+    return h;
+}
+
+static void le32(uint8_t *b, uint32_t v)
+{
+    b[0] = (uint8_t)v; b[1] = (uint8_t)(v >> 8); b[2] = (uint8_t)(v >> 16); b[3] = (uint8_t)(v >> 24);
+}
 
 static struct pair pairs[MAX_PAIRS];
 static int npairs;
@@ -319,11 +372,86 @@ static void on_head_load(unsigned int vcpu, void *ud)
     if (head_pipe) { cnt[C_LDR]--; cnt[C_LDR_PIPE]++; }
 }
 
+static void on_trace_insn(unsigned int vcpu, void *ud)
+{
+    (void)vcpu;
+    if (!nactive) return;
+    uint8_t b[4];
+    le32(b, (uint32_t)(uintptr_t)ud);
+    for (int i = 0; i < nactive; i++) {
+        struct tframe *t = active[i];
+        t->ih = fnv_bytes(t->ih, b, 4);
+        t->in++;
+        if (t->di) fwrite(b, 1, 4, t->di);
+    }
+}
+
+static void on_trace_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)vcpu;
+    if (!nactive) return;
+    uint8_t b[9];
+    le32(b, (uint32_t)(uintptr_t)ud);
+    le32(b + 4, (uint32_t)vaddr);
+    b[8] = (uint8_t)((qemu_plugin_mem_is_store(info) ? 0x80 : 0) | (qemu_plugin_mem_size_shift(info) & 3));
+    for (int i = 0; i < nactive; i++) {
+        struct tframe *t = active[i];
+        t->mh = fnv_bytes(t->mh, b, 9);
+        t->mn++;
+        if (t->dm) fwrite(b, 1, 9, t->dm);
+    }
+}
+
+static FILE *open_dump(const char *ext)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s.%s", dump_path, ext);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        snprintf(path, sizeof path, "insncount: cannot write the dump %s.%s\n", dump_path, ext);
+        qemu_plugin_outs(path);
+    }
+    return f;
+}
+
+static void trace_open(struct pair *p)
+{
+    if (p->depth >= MAX_DEPTH || nactive >= MAX_PAIRS * MAX_DEPTH) return;
+    struct tframe *t = calloc(1, sizeof *t);
+    if (!t) return;
+    t->ih = t->mh = FNV_BASIS;
+    if (p->starts == dump_k && strcmp(p->name, dump_name) == 0) {
+        t->di = open_dump("insn");
+        t->dm = open_dump("mem");
+    }
+    p->tf[p->depth] = t;
+    active[nactive++] = t;
+}
+
+static void trace_close(struct pair *p, uint64_t k)
+{
+    if (p->depth >= MAX_DEPTH) return;
+    struct tframe *t = p->tf[p->depth];
+    if (!t) return;
+    p->tf[p->depth] = NULL;
+    for (int i = 0; i < nactive; i++)
+        if (active[i] == t) { active[i] = active[--nactive]; break; }
+    if (t->di) fclose(t->di);
+    if (t->dm) fclose(t->dm);
+    char buf[192];
+    snprintf(buf, sizeof buf, "trace %.31s #%" PRIu64 " insns=%" PRIu64 " ihash=%016" PRIx64
+             " mems=%" PRIu64 " mhash=%016" PRIx64 "\n", p->name, k, t->in, t->ih, t->mn, t->mh);
+    qemu_plugin_outs(buf);
+    free(t);
+}
+
 static void on_start(unsigned int vcpu, void *ud)
 {
     (void)vcpu;
     struct pair *p = ud;
     if (p->depth < MAX_DEPTH) memcpy(p->stack[p->depth], cnt, sizeof cnt);
+    if (trace_on) trace_open(p);
+    p->starts++;
     p->depth++;
 }
 
@@ -373,6 +501,7 @@ static void on_stop(unsigned int vcpu, void *ud)
     qemu_plugin_outs(buf);
     snprintf(buf, sizeof buf, "%.31s #%" PRIu64, p->name, p->hits);
     print_classes(buf, d);
+    if (trace_on) trace_close(p, p->hits);
     p->hits++;
 }
 
@@ -402,6 +531,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         }
         if (i == 0 && k.sload)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_head_load, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        if (trace_on) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_trace_insn, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)va);
+            qemu_plugin_register_vcpu_mem_cb(insn, on_trace_mem, QEMU_PLUGIN_CB_NO_REGS,
+                                             QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)va);
+        }
         if (k.pcw)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_pcw, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)(uintptr_t)(va + sz));
@@ -473,6 +608,27 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
             if (*end != ':') return -1;
             p->stop = strtoull(end + 1, NULL, 0);
             npairs++;
+        } else if (strcmp(a, "trace=1") == 0) {
+            trace_on = true;
+        } else if (strcmp(a, "trace=0") == 0) {
+            /* the default */
+        } else if (strncmp(a, "dump=", 5) == 0) {
+            const char *s = a + 5, *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+            char *end;
+            if (!c1 || c1 == s || c1 - s >= (long)sizeof dump_name || !c2 || !c2[1] ||
+                strlen(c2 + 1) >= sizeof dump_path) {
+                fprintf(stderr, "insncount: dump= needs NAME:K:PATH\n");
+                return -1;
+            }
+            memcpy(dump_name, s, (size_t)(c1 - s));
+            dump_name[c1 - s] = 0;
+            dump_k = strtoull(c1 + 1, &end, 10);
+            if (end != c2) {
+                fprintf(stderr, "insncount: dump= needs NAME:K:PATH\n");
+                return -1;
+            }
+            strcpy(dump_path, c2 + 1);
+            trace_on = true;
         } else {
             fprintf(stderr, "insncount: unknown argument '%s'\n", a);
             return -1;

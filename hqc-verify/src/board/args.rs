@@ -35,6 +35,11 @@ pub struct BoardArgs {
     #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout: u64,
 }
+    /// Run only the exact constant-time check (board/m4kem/ct_driver.c traced by the plugin):
+    /// per region identical or differs, the first differing instruction named (docs/board.md
+    /// section 13).
+    #[arg(long)]
+    pub ct_check: bool,
 
 impl BoardArgs {
     /// Arguments with the defaults of the command line for `params`.
@@ -63,6 +68,7 @@ pub fn parse_level(s: &str) -> Result<Level, String> {
 
 /// Parses `v5.0.0`, `2026-02` or `all`.
 pub fn parse_flavours(s: &str) -> Result<FlavourSel, String> {
+            ct_check: false,
     if s == "all" {
         return Ok(FlavourSel(Flavour::ALL.to_vec()));
     }

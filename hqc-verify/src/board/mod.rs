@@ -43,6 +43,7 @@
 pub mod args;
 pub mod counts;
 pub mod firmware;
+pub mod ct;
 pub mod kem;
 pub mod model;
 pub mod params;

@@ -1,0 +1,259 @@
+//! The exact constant-time check on the emulated Cortex-M4 (`hqc-verify board --ct-check`,
+//! docs/board.md §13), at HQC-1, HQC-3 and HQC-5.
+//!
+//! The configurations are exported with `fafft_config` into `target/tmp/ct-exports/` (files
+//! rewritten only when their contents change, so the builds are reused). Per level and
+//! flavour 8 KAT entries whose keygen sampler rejects no candidate (plus one that does) run
+//! KeyGen, Encaps, Decaps of the valid and of a tampered ciphertext with the plugin in trace
+//! mode (hashes of the instruction and memory-address streams).
+//!
+//! Asserted, for every level and flavour:
+//! * every case decapsulates its ciphertext and rejects the tampered one;
+//! * the **instruction streams** of KeyGen, Encaps and Decaps are identical across cases;
+//! * the **memory-address streams** are identical, or every differing access lies in one of
+//!   the named table lookups of the C multiplier (`ct::KNOWN_TABLE_LOOKUPS`, a finding that
+//!   the report keeps as "differs"); any other differing site fails the test;
+//! * the seed whose sampler rejects candidates *does* give a different KeyGen instruction
+//!   stream, and the first differing instruction is named: the check sees real differences.
+//!
+//! The unit tests at the end check that different address streams hash differently and that
+//! the divergence finder names the right index.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use fafft_config::derive::Config;
+use fafft_config::export::{command_of, render};
+use fafft_config::spec::Provenance;
+use fafft_config::transform::Chain;
+
+use hqc_verify::board::ct::{self, CtOptions, CtReport, MemAccess, KNOWN_TABLE_LOOKUPS};
+use hqc_verify::board::{BoardArgs, FlavourSel};
+use hqc_verify::core::params::{Flavour, Level};
+
+fn exports_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ct-exports")
+}
+
+/// Writes `files` into `dir`, touching only files whose contents differ.
+fn sync_dir(dir: &Path, files: &[(String, String)]) {
+    std::fs::create_dir_all(dir).expect("create export dir");
+    for (name, text) in files {
+        let p = dir.join(name);
+        if std::fs::read_to_string(&p).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&p, text).expect("write export file");
+        }
+    }
+}
+
+fn export(name: &str, n: u64, l: u32, c: u64, beta: u32, chain: Chain) -> PathBuf {
+    let dir = exports_root().join(name);
+    let cfg = Config::new(32, l, beta, chain, c, n);
+    let d = cfg.derive().expect("the configuration derives");
+    let prov = Provenance {
+        command: command_of(&cfg, &dir),
+        tool_version: fafft_config::spec::TOOL_VERSION.into(),
+    };
+    sync_dir(&dir, &render(&d, &prov).files);
+    dir.join("params.json")
+}
+
+fn export_of(level: Level) -> PathBuf {
+    static E: [OnceLock<PathBuf>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    match level {
+        Level::Hqc1 => E[0]
+            .get_or_init(|| {
+                export(
+                    "hqc1-published",
+                    17_669,
+                    10,
+                    3072,
+                    0x0010_3674,
+                    Chain::Artifact,
+                )
+            })
+            .clone(),
+        Level::Hqc3 => E[1]
+            .get_or_init(|| {
+                export(
+                    "hqc3-published",
+                    35_851,
+                    11,
+                    8192,
+                    0x0010_3674,
+                    Chain::Artifact,
+                )
+            })
+            .clone(),
+        Level::Hqc5 => E[2]
+            .get_or_init(|| export("hqc5-canonical", 57_637, 12, 0, 0x0001_2f9a, Chain::Default))
+            .clone(),
+    }
+}
+
+fn run(level: Level) -> CtReport {
+    let params = export_of(level);
+    let mut a = BoardArgs::new(&params);
+    a.flavour = FlavourSel(Flavour::ALL.to_vec());
+    a.ct_check = true;
+    let t0 = std::time::Instant::now();
+    let r = match ct::check(&a, CtOptions::default()) {
+        Ok(r) => r,
+        Err(e) => panic!(
+            "the constant-time check could not run for {} (toolchain missing?): {e:#}",
+            params.display()
+        ),
+    };
+    eprintln!(
+        "{}\n({level}: {:.1} s)",
+        ct::render_text(&r),
+        t0.elapsed().as_secs_f64()
+    );
+    r
+}
+
+fn holds(level: Level) {
+    let r = run(level);
+    assert_eq!(r.params.level, level.name());
+    assert_eq!(r.flavours.len(), 2);
+    assert!(!r.excluded.is_empty(), "exclusions are stated");
+    for f in &r.flavours {
+        let what = format!("{level} {}", f.flavour);
+        assert_eq!(f.qemu_exit, Some(0), "{what}: driver exit");
+        assert_eq!(
+            f.cases.len(),
+            ct::CASES + 1,
+            "{what}: 8 clean cases and a rejecting one"
+        );
+        for c in &f.cases {
+            assert!(c.valid && c.rejected, "{what}: case {c:?}");
+        }
+        let names: Vec<&str> = f.regions.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["keygen", "encaps", "decaps", "keygen-rejecting"],
+            "{what}"
+        );
+        for g in f.regions.iter().filter(|g| g.counted) {
+            assert!(g.instances >= ct::CASES, "{what} {}", g.name);
+            assert!(
+                g.instructions_identical,
+                "{what}: the instruction streams of {} differ: {:#?}",
+                g.name, g.first_difference
+            );
+            assert!(
+                g.note
+                    .as_deref()
+                    .is_none_or(|n| !n.contains("did not reproduce")),
+                "{what} {}: {:?}",
+                g.name,
+                g.note
+            );
+            if !g.memory_identical {
+                assert!(
+                    !g.differing_sites.is_empty(),
+                    "{what}: {} memory streams differ, but no site was found: {:#?}",
+                    g.name,
+                    g.first_difference
+                );
+                for s in &g.differing_sites {
+                    assert!(
+                        s.known.is_some(),
+                        "{what}: {} has a secret-dependent memory access outside the known \
+                         table lookups: {s:#?}",
+                        g.name
+                    );
+                }
+                assert_eq!(g.verdict, "differs");
+            }
+        }
+        let rej = &f.regions[3];
+        assert!(!rej.counted);
+        assert!(
+            !rej.instructions_identical,
+            "{what}: a seed with sampler rejections must run a different KeyGen"
+        );
+        let d = rej
+            .first_difference
+            .as_ref()
+            .expect("first difference named");
+        assert_eq!(d.stream, "instructions");
+        assert!(
+            d.symbol.iter().all(|s| !s.is_empty()) && d.previous.is_some(),
+            "{what}: {d:#?}"
+        );
+    }
+    let known: Vec<&str> = KNOWN_TABLE_LOOKUPS.iter().map(|k| k.0).collect();
+    assert!(known.contains(&"basis_cvt_top"));
+}
+
+#[test]
+fn hqc1_traces() {
+    holds(Level::Hqc1);
+}
+
+#[test]
+fn hqc3_traces() {
+    holds(Level::Hqc3);
+}
+
+#[test]
+fn hqc5_traces() {
+    holds(Level::Hqc5);
+}
+
+// ----- the check can fail ------------------------------------------------------------------
+
+#[test]
+fn different_address_streams_hash_differently() {
+    let a: Vec<u32> = (0..1000u32).map(|i| 0x1000 + 2 * (i % 37)).collect();
+    let mut b = a.clone();
+    b[613] += 2;
+    assert_ne!(ct::hash_insns(&a), ct::hash_insns(&b));
+    assert_eq!(ct::hash_insns(&a), ct::hash_insns(&a.clone()));
+    // a swap of two addresses keeps the multiset but not the sequence
+    let mut c = a.clone();
+    c.swap(10, 11);
+    assert_ne!(a[10], a[11]);
+    assert_ne!(ct::hash_insns(&a), ct::hash_insns(&c));
+    let m: Vec<MemAccess> = (0..500u32)
+        .map(|i| MemAccess {
+            pc: 0x2000 + 4 * (i % 9),
+            addr: 0x2000_0000 + 4 * i,
+            info: 2,
+        })
+        .collect();
+    let mut n = m.clone();
+    n[321].addr += 4;
+    let mut o = m.clone();
+    o[5].info |= 0x80;
+    assert_ne!(ct::hash_mems(&m), ct::hash_mems(&n));
+    assert_ne!(ct::hash_mems(&m), ct::hash_mems(&o));
+}
+
+#[test]
+fn divergence_finder_names_the_right_index() {
+    let a: Vec<u32> = (0..100).collect();
+    let mut b = a.clone();
+    assert_eq!(ct::first_divergence(&a, &b), None);
+    b[42] = 7;
+    b[77] = 9;
+    assert_eq!(ct::first_divergence(&a, &b), Some(42));
+    assert_eq!(ct::first_divergence(&a, &a[..60]), Some(60));
+    assert_eq!(ct::first_divergence(&a[..0], &a), Some(0));
+    let m = [
+        MemAccess {
+            pc: 1,
+            addr: 2,
+            info: 0,
+        },
+        MemAccess {
+            pc: 3,
+            addr: 4,
+            info: 0,
+        },
+    ];
+    let mut n = m;
+    n[1].addr = 5;
+    assert_eq!(ct::first_divergence(&m, &n), Some(1));
+}
