@@ -44,6 +44,14 @@ done
 export LD_LIBRARY_PATH=$R/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 target=thumbv7em-none-eabihf
 tdir=$out/target-$mul
+# EXPAND=asm|rust (default asm): support expansion by support_expand.S (feature asm-expand) or
+# by the core's portable Rust (the old path; own target folder, ELF name + -rustexp).
+case "${EXPAND:-asm}" in
+    asm) features+=(--features asm-expand); xsfx= ;;
+    rust) xsfx=-rustexp ;;
+    *) echo "build.sh: EXPAND must be asm or rust" >&2; exit 2 ;;
+esac
+tdir=$tdir$xsfx
 mkdir -p "$out"
 (
     cd "$here"
@@ -55,7 +63,7 @@ lib=$tdir/$target/release/libm4kem.a
 ARCH="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
 CFLAGS="$ARCH -O2 -std=c11 -Wall -Wextra -ffreestanding -ffunction-sections -fdata-sections -I$fw -I$here"
 LDFLAGS="$ARCH -nostdlib -nostartfiles -T $fw/link.ld -Wl,--gc-sections -Wl,--no-warn-execstack"
-srcs=("$here/harness.c" "$fw/board.c" "$fw/platform_common.c")
+srcs=("$here/harness.c" "$fw/board.c" "$fw/platform_common.c" "$here/support_expand.S")
 if [ "$mul" = c-fafft ]; then
     # The multiplier object comes from helper B's Makefile (its target $(BUILD)/fafft.o, which
     # also generates the headers it needs under $(BUILD)/gen), built into our own folder.
@@ -72,6 +80,7 @@ if [ "$mul" = c-fafft ]; then
     CFLAGS="$CFLAGS -I$fw/fafft -I$params -I$fbuild/gen"
     srcs+=("$here/fafft_shim.c" "$fbuild/fafft.o")
 fi
+elf=${elf%.elf}$xsfx.elf
 # shellcheck disable=SC2086
 arm-none-eabi-gcc $CFLAGS $LDFLAGS -Wl,-Map="${elf%.elf}.map" "${srcs[@]}" "$lib" -lc -lgcc -o "$elf" >&2
 arm-none-eabi-size "$elf" | tail -n 1 >&2

@@ -40,6 +40,16 @@ int32_t hqc_kat_entry(uint32_t level, uint32_t flavour, const uint8_t *seed48, u
 /* "portable" or "c-fafft" */
 const char *m4kem_multiplier_name(void);
 
+/* support expansion (src/expand.rs): the expansion in use against the portable reference on
+   seeded supports of HQC-1/3/5 (returns the number of mismatches); words64 of a level; a fixed
+   support of `weight` positions; one expansion (reference = 0: the one in use, 1: the
+   portable reference) */
+uint32_t m4kem_expand_selftest(uint32_t seed, uint32_t trials);
+uint32_t m4kem_expand_words(uint32_t level);
+int32_t m4kem_expand_prepare(uint32_t level, uint32_t weight, uint32_t *sup);
+int32_t m4kem_expand_once(uint32_t level, uint32_t reference, const uint32_t *sup, uint32_t weight,
+                          uint64_t *out);
+
 /* provided by the C side: called by the Rust panic handler, must not return */
 void m4kem_panic(void) __attribute__((noreturn));
 #endif

@@ -43,6 +43,8 @@ use sha3::{Digest, Sha3_256};
 #[cfg(feature = "c-fafft")]
 pub mod cfafft;
 
+pub mod expand;
+
 #[cfg(not(feature = "c-fafft"))]
 pub use hqc_verify::core::mul::PortableMul;
 

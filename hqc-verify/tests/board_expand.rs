@@ -1,0 +1,59 @@
+//! The Thumb-2 support expansion (`board/m4kem/support_expand.S`) on the emulated Cortex-M4:
+//! `board/m4kem/expand.sh` builds m4kem (MUL=c-fafft, the Rust library shared with
+//! `tests/board.rs`) and runs the harness's expand mode on QEMU. On the board, the expansion in
+//! use must equal the portable reference on seeded supports of HQC-1/3/5 (every weight 0..=13,
+//! the levels' weights and MAX_WEIGHT; positions 0, n − 1 and the 32/64-bit word boundaries),
+//! and one HQC-1 expansion must take at most 6 instructions per (output word, support entry)
+//! step (issue target) and fewer than the reference. The toolchain is installed by build.sh when
+//! missing. The KATs with this expansion run in `tests/board.rs` (build.sh's default).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("board/m4kem/expand.sh")
+}
+
+/// The `key=value` fields of one output line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+}
+
+#[test]
+fn asm_equals_reference_and_meets_target_on_board() {
+    let out = Command::new("bash")
+        .arg(script())
+        .arg("1")
+        .env_remove("NO_BUILD")
+        .output()
+        .expect("run expand.sh");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "expand.sh failed ({:?}):\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.lines().any(|l| l == "expand selftest mismatches=0"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("expand level=1 "))
+        .collect();
+    assert_eq!(rows.len(), 2, "one row per weight (w, w_r):\n{text}");
+    for r in rows {
+        let num = |k: &str| -> f64 {
+            field(r, k)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("no {k} in {r}"))
+        };
+        assert_eq!(num("words64"), 277.0, "{r}");
+        let per_step = num("new") / (num("words64") * num("weight"));
+        assert!((per_step - num("new_per_step")).abs() < 1e-3, "{r}");
+        assert!(per_step <= 6.0, "target <= 6 instructions per step: {r}");
+        assert!(num("new") < num("ref"), "{r}");
+    }
+}
