@@ -81,13 +81,13 @@ if [ "$mul" = c-fafft ]; then
     srcs+=("$here/fafft_shim.c" "$fbuild/fafft.o")
 fi
 elf=${elf%.elf}$xsfx.elf
-# shellcheck disable=SC2086
-arm-none-eabi-gcc $CFLAGS $LDFLAGS -Wl,-Map="${elf%.elf}.map" "${srcs[@]}" "$lib" -lc -lgcc -o "$elf" >&2
-arm-none-eabi-size "$elf" | tail -n 1 >&2
-echo "$elf"
 # HARNESS=ct: the constant-time trace driver ct_driver.c instead of harness.c, ELF name + -ct
 case "${HARNESS:-kat}" in
     kat) ;;
     ct) srcs[0]=$here/ct_driver.c; elf=${elf%.elf}-ct.elf ;;
     *) echo "build.sh: HARNESS must be kat or ct" >&2; exit 2 ;;
 esac
+# shellcheck disable=SC2086
+arm-none-eabi-gcc $CFLAGS $LDFLAGS -Wl,-Map="${elf%.elf}.map" "${srcs[@]}" "$lib" -lc -lgcc -o "$elf" >&2
+arm-none-eabi-size "$elf" | tail -n 1 >&2
+echo "$elf"

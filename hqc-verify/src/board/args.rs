@@ -34,12 +34,12 @@ pub struct BoardArgs {
     /// Time limit of each QEMU run, in seconds.
     #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout: u64,
-}
     /// Run only the exact constant-time check (board/m4kem/ct_driver.c traced by the plugin):
     /// per region identical or differs, the first differing instruction named (docs/board.md
     /// section 13).
     #[arg(long)]
     pub ct_check: bool,
+}
 
 impl BoardArgs {
     /// Arguments with the defaults of the command line for `params`.
