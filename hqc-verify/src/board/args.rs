@@ -53,6 +53,7 @@ impl BoardArgs {
             xor: "asm".into(),
             build_dir: None,
             timeout: 900,
+            ct_check: false,
         }
     }
 }
@@ -68,7 +69,6 @@ pub fn parse_level(s: &str) -> Result<Level, String> {
 
 /// Parses `v5.0.0`, `2026-02` or `all`.
 pub fn parse_flavours(s: &str) -> Result<FlavourSel, String> {
-            ct_check: false,
     if s == "all" {
         return Ok(FlavourSel(Flavour::ALL.to_vec()));
     }

@@ -780,7 +780,7 @@ fn build_ct_elf(p: &Paths, xor: &str) -> Result<PathBuf, BoardError> {
     let elf = text
         .lines()
         .rev()
-        .find(|l| l.trim_end().ends_with("-ct.elf"))
+        .find(|l| l.trim_end().ends_with(".elf"))
         .map(|l| PathBuf::from(l.trim()));
     match (code, elf) {
         (Some(0), Some(e)) if e.is_file() => Ok(e),
