@@ -16,6 +16,7 @@ fn main() -> Result<()> {
     let mut l = 10u32;
     let mut beta = 0x0010_3674u32;
     let mut chain = "artifact".to_string();
+    let mut dump: Option<String> = None;
     let mut opts = SlpOptions {
         restarts: DEFAULT_RESTARTS,
         ..SlpOptions::default()
@@ -31,6 +32,7 @@ fn main() -> Result<()> {
             "--chain" => chain = v.clone(),
             "--restarts" => opts.restarts = v.parse()?,
             "--seed" => opts.seed = v.parse()?,
+            "--dump" => dump = Some(v.clone()),
             "--method" => {
                 opts.method = Method::parse(v).with_context(|| format!("unknown method {v}"))?
             }
@@ -55,6 +57,15 @@ fn main() -> Result<()> {
         rows_of(&tp.encode_matrix(), n, n / 2),
         n / 2,
     );
+    if let Some(path) = &dump {
+        // One matrix a line: name, columns, then the rows as hex masks.
+        let mut text = String::new();
+        for (name, rows, cols) in mats.iter().chain(std::iter::once(&extra)) {
+            let hex: Vec<String> = rows.iter().map(|r| format!("{r:x}")).collect();
+            text.push_str(&format!("{name} {cols} {}\n", hex.join(" ")));
+        }
+        std::fs::write(path, text).with_context(|| format!("cannot write {path}"))?;
+    }
     println!(
         "m = {m}, l = {l}, beta = {beta:#010x}, chain = {chain}, method = {}, restarts = {}, seed = {}",
         opts.method.name(),

@@ -76,8 +76,28 @@ struct State {
     pairs: PairSums,
 }
 
-/// New distance of `t` if `s` joins the base, and how.
+/// New distance of `t` if `s` joins the base, and how: [`dist_with_impl`] compiled with the
+/// `popcnt` instruction when the CPU has it (the same function and result, only faster; the
+/// generic x86-64 target computes `count_ones` in software).
 fn dist_with(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Via) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports `popcnt` (checked just above).
+            return unsafe { dist_with_popcnt(t, s, b, pairs) };
+        }
+    }
+    dist_with_impl(t, s, b, pairs)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn dist_with_popcnt(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Via) {
+    dist_with_impl(t, s, b, pairs)
+}
+
+#[inline(always)]
+fn dist_with_impl(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Via) {
     let vals = &b.vals;
     if t.value == s {
         return (1, Via::Done);
@@ -162,11 +182,12 @@ impl State {
         }
     }
 
-    fn add(&mut self, x: usize, y: usize) {
+    /// Adds `x ^ y` to the base; returns its signal (an existing one if already computed).
+    fn add(&mut self, x: usize, y: usize) -> usize {
         let before = self.b.xors();
         let k = self.b.xor(x, y);
         if self.b.xors() == before {
-            return;
+            return k;
         }
         let s = self.b.vals[k];
         let n_in = self.b.vals.len() - 1 - self.nvals.len();
@@ -203,6 +224,7 @@ impl State {
         }
         self.nvals.push(s);
         self.nidx.push(k);
+        k
     }
 
     /// A target one XOR away: (x, y) with x ^ y = t.
@@ -315,8 +337,34 @@ pub const EVAL_WORK: usize = 4_000_000;
 pub const PAIR_FAMILY_LIMIT: usize = 256;
 
 /// The BP program for `rows`; `rng` randomises the ties (Tan-Peyrin's RNBP).
-pub fn bp(rows: &[u64], n_in: usize, tune: BpTuning, mut rng: Option<&mut SplitMix64>) -> Slp {
+pub fn bp(rows: &[u64], n_in: usize, tune: BpTuning, rng: Option<&mut SplitMix64>) -> Slp {
+    bp_from(rows, n_in, &[], tune, rng)
+}
+
+/// BP continued from a given start: the XORs of `prefix` (operation k defines signal
+/// `n_in + k` from earlier signals, as in [`Slp::ops`]; operands out of range are skipped)
+/// are added to the base first, then the heuristic runs as in [`bp`]. The prefix may be the
+/// beginning of a Paar program or of an earlier BP program (docs/slp.md, "Restarts").
+pub fn bp_from(
+    rows: &[u64],
+    n_in: usize,
+    prefix: &[(usize, usize)],
+    tune: BpTuning,
+    mut rng: Option<&mut SplitMix64>,
+) -> Slp {
     let mut st = State::new(rows, n_in);
+    // Old signal → signal in this run (a duplicate in the prefix maps to the existing one).
+    let mut map: Vec<usize> = (0..n_in).collect();
+    for &(a, b) in prefix {
+        let (Some(&x), Some(&y)) = (map.get(a), map.get(b)) else {
+            break;
+        };
+        if x == y || st.b.vals[x] ^ st.b.vals[y] == 0 {
+            break;
+        }
+        let k = st.add(x, y);
+        map.push(k);
+    }
     while st.ts.iter().any(|t| t.dist > 1) {
         if let Some((x, y)) = st.one_away() {
             st.add(x, y);
@@ -353,7 +401,9 @@ pub fn bp(rows: &[u64], n_in: usize, tune: BpTuning, mut rng: Option<&mut SplitM
             }
         }
         match pick {
-            Some((x, y)) => st.add(x, y),
+            Some((x, y)) => {
+                st.add(x, y);
+            }
             // Unreachable in theory (a target at distance ≥ 2 always yields a candidate);
             // finish() completes any target left anyway.
             None => break,

@@ -11,10 +11,10 @@
 //! among threads but each one is a pure function of its index, and the winner is the run with
 //! the fewest XORs, ties by the smallest index in that order.
 
-use super::bp::{bp, BpTuning};
+use super::bp::{bp, bp_from, BpTuning};
 use super::paar::paar;
 use super::rng::{restart_seed, SplitMix64};
-use super::transpose::{transpose, transpose_rows};
+use super::transpose::{simplify, transpose, transpose_rows};
 use super::{Slp, SlpError};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -107,6 +107,10 @@ enum Run {
     BpT,
     /// RNBP on the transpose, transposed back.
     RnbpT(u32),
+    /// RNBP started from a prefix of an RPaar program.
+    PaarBp(u32),
+    /// The same on the transpose, transposed back.
+    PaarBpT(u32),
 }
 
 impl Run {
@@ -119,9 +123,15 @@ impl Run {
             Run::Rnbp(r) => format!("rnbp#{r}"),
             Run::BpT => "bp-transposed".into(),
             Run::RnbpT(r) => format!("rnbp-transposed#{r}"),
+            Run::PaarBp(r) => format!("paar-rnbp#{r}"),
+            Run::PaarBpT(r) => format!("paar-rnbp-transposed#{r}"),
         }
     }
+    /// The run's program with duplicate, zero and unused XORs removed.
     fn exec(&self, rows: &[u64], n_in: usize, seed: u64) -> Slp {
+        simplify(&self.exec_raw(rows, n_in, seed))
+    }
+    fn exec_raw(&self, rows: &[u64], n_in: usize, seed: u64) -> Slp {
         match *self {
             Run::Paar => paar(rows, n_in, None),
             Run::Bp(t) => bp(rows, n_in, t, None),
@@ -154,7 +164,93 @@ impl Run {
                 );
                 transpose(&t)
             }
+            Run::PaarBp(r) => paar_bp(rows, n_in, restart_seed(seed, r.into())),
+            Run::PaarBpT(r) => transpose(&paar_bp(
+                &transpose_rows(rows, n_in),
+                rows.len(),
+                restart_seed(seed, r.into()),
+            )),
         }
+    }
+}
+
+/// Restarts of the local search ([`lns_chain`]): chain c works on the matrix (c even) or its
+/// transpose (c odd).
+pub const LNS_CHAINS: u32 = 2;
+
+/// Local-search steps per chain and per restart of the budget.
+pub const LNS_STEPS_PER_RESTART: u32 = 4;
+
+/// The kept prefix of a local-search step: a uniform length in this range of fractions (in
+/// percent) of the current program.
+pub const LNS_PREFIX: (usize, usize) = (50, 95);
+
+/// The RPaar prefix of the `paar-rnbp` restarts, in percent of the RPaar program.
+pub const PAAR_PREFIX: (usize, usize) = (20, 60);
+
+/// `[a, b)` with a = lo % and b = hi % of `len` (b > a).
+fn window(len: usize, (lo, hi): (usize, usize)) -> (usize, usize) {
+    let a = len * lo / 100;
+    (a, (len * hi / 100).max(a + 1))
+}
+
+/// RNBP from the first k XORs of an RPaar program, k a random fraction of its pair steps.
+fn paar_bp(rows: &[u64], n_in: usize, seed: u64) -> Slp {
+    let mut g = SplitMix64::new(seed);
+    let p = paar(rows, n_in, Some(&mut g));
+    let (a, b) = window(p.ops.len(), PAAR_PREFIX);
+    let k = a + g.below(b - a);
+    bp_from(
+        rows,
+        n_in,
+        &p.ops[..k.min(p.ops.len())],
+        BpTuning::default(),
+        Some(&mut g),
+    )
+}
+
+/// One step of the local search: keep a random prefix of `p` and let RNBP redo the rest.
+fn lns_step(rows: &[u64], n_in: usize, p: &Slp, g: &mut SplitMix64) -> Slp {
+    let (a, b) = window(p.ops.len(), LNS_PREFIX);
+    let k = (a + g.below(b - a)).min(p.ops.len());
+    simplify(&bp_from(
+        rows,
+        n_in,
+        &p.ops[..k],
+        BpTuning::default(),
+        Some(g),
+    ))
+}
+
+/// A local-search chain from `start`: `steps` steps, a step kept when it is not longer.
+/// Odd chains work on the transpose.
+fn lns_chain(rows: &[u64], n_in: usize, start: &Slp, seed: u64, chain: u32, steps: u32) -> Slp {
+    let mut g = SplitMix64::new(restart_seed(seed ^ 0x4c4e_5300, chain.into()));
+    let trans = chain % 2 == 1 && rows.len() <= MAX_COLS;
+    let (trows, tn) = if trans {
+        (transpose_rows(rows, n_in), rows.len())
+    } else {
+        (rows.to_vec(), n_in)
+    };
+    let mut cur = if trans {
+        transpose(start)
+    } else {
+        start.clone()
+    };
+    let mut best = cur.clone();
+    for _ in 0..steps {
+        let q = lns_step(&trows, tn, &cur, &mut g);
+        if q.xor_count() <= cur.xor_count() {
+            cur = q;
+            if cur.xor_count() < best.xor_count() {
+                best = cur.clone();
+            }
+        }
+    }
+    if trans {
+        simplify(&transpose(&best))
+    } else {
+        best
     }
 }
 
@@ -164,16 +260,27 @@ fn plan(opts: &SlpOptions, n_rows: usize) -> Vec<Run> {
     let transposable = n_rows <= MAX_COLS;
     if opts.method != Method::Paar {
         runs.push(Run::Bp(BpTuning { no_norm: false }));
-        runs.push(Run::Bp(BpTuning { no_norm: true }));
+        if opts.method == Method::Bp {
+            runs.push(Run::Bp(BpTuning { no_norm: true }));
+        }
         if transposable {
             runs.push(Run::BpT);
         }
     }
     for r in 0..opts.restarts {
+        let kind = if transposable {
+            r % 4
+        } else {
+            2 * ((r % 4) / 2)
+        };
         runs.push(match opts.method {
             Method::Paar => Run::RPaar(r),
-            Method::Bp | Method::Best if transposable && r % 2 == 1 => Run::RnbpT(r),
-            Method::Bp | Method::Best => Run::Rnbp(r),
+            Method::Bp | Method::Best => match kind {
+                0 => Run::Rnbp(r),
+                1 => Run::RnbpT(r),
+                2 => Run::PaarBp(r),
+                _ => Run::PaarBpT(r),
+            },
         });
     }
     runs
@@ -247,17 +354,69 @@ pub fn optimise(rows: &[u64], n_in: usize, opts: &SlpOptions) -> Result<SlpResul
             best = Some((k, p.xor_count(), p));
         }
     }
-    let (k, xors, slp) = match best {
+    let (k, mut xors, mut slp) = match best {
         Some(b) => b,
         None => (0, 0, paar(rows, n_in, None)),
     };
+    let mut method = runs.get(k).map_or_else(|| "paar".into(), Run::name);
+    let first = method.clone();
+    let steps = LNS_STEPS_PER_RESTART * opts.restarts;
+    let chains = LNS_CHAINS;
+    if opts.method != Method::Paar && steps > 0 && !slp.ops.is_empty() {
+        let start = slp.clone();
+        let found: Vec<Slp> = par_map(chains as usize, threads, |c| {
+            lns_chain(rows, n_in, &start, opts.seed, c as u32, steps)
+        });
+        for (c, p) in found.into_iter().enumerate() {
+            if p.xor_count() < xors && p.verify_masks(rows).is_ok() {
+                xors = p.xor_count();
+                slp = p;
+                method = format!("{first}+lns{c}");
+            }
+        }
+    }
     slp.verify_masks(rows)?;
     Ok(SlpResult {
         slp,
-        method: runs.get(k).map_or_else(|| "paar".into(), Run::name),
+        method,
         seed: opts.seed,
         restarts: opts.restarts,
         xors,
         paar_xors,
     })
+}
+
+/// `f(0) … f(n − 1)` computed on up to `threads` threads, in index order (the result never
+/// depends on the thread count).
+fn par_map<T: Send, F: Fn(usize) -> T + Sync>(n: usize, threads: usize, f: F) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..threads.clamp(1, n.max(1)))
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= n {
+                            break;
+                        }
+                        mine.push((k, f(k)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        for h in handles {
+            if let Ok(mine) = h.join() {
+                for (k, v) in mine {
+                    out[k] = Some(v);
+                }
+            }
+        }
+    });
+    out.into_iter()
+        .enumerate()
+        .map(|(k, v)| v.unwrap_or_else(|| f(k)))
+        .collect()
 }
