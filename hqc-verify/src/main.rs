@@ -387,6 +387,14 @@ fn cmd_board(b: &BoardCmd) -> Result<bool> {
         b.output.emit(&report, &board::ct::render_text(&report))?;
         return Ok(report.passed);
     }
+    if b.args.profile {
+        let report = board::profile::execute(&b.args)?;
+        if let Some(svg) = &b.args.svg {
+            board::profile::write_svg(&report, svg)?;
+        }
+        b.output.emit(&report, &board::profile::render_text(&report))?;
+        return Ok(report.passed);
+    }
     let report = board::execute(&b.args)?;
     b.output.emit(&report, &board::render_text(&report))?;
     Ok(report.passed)

@@ -22,9 +22,9 @@ use crate::multiplier::{AnyMultiplier, MultiplierKind};
 /// Accumulates time per component.
 #[derive(Clone, Debug, Default)]
 pub struct TimingProbe {
-    started: [Option<Instant>; 7],
+    started: [Option<Instant>; Component::COUNT],
     /// Accumulated time per component, indexed by [`Component::index`].
-    pub totals: [Duration; 7],
+    pub totals: [Duration; Component::COUNT],
 }
 
 impl Probe for TimingProbe {

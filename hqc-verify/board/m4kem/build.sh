@@ -44,6 +44,15 @@ done
 export LD_LIBRARY_PATH=$R/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 target=thumbv7em-none-eabihf
 tdir=$out/target-$mul
+# FEATURES=eea,profile (any of them, comma separated): extra cargo features of m4kem; they get
+# their own target folder and an ELF name suffix (-eea, -profile, -eea-profile).
+fsfx=
+if [ -n "${FEATURES:-}" ]; then
+    case "$FEATURES" in *[!a-z,-]*|,*|*,) echo "build.sh: bad FEATURES '$FEATURES'" >&2; exit 2 ;; esac
+    features+=(--features "$FEATURES")
+    fsfx=-${FEATURES//,/-}
+    tdir=$tdir$fsfx
+fi
 # EXPAND=asm|rust (default asm): support expansion by support_expand.S (feature asm-expand) or
 # by the core's portable Rust (the old path; own target folder, ELF name + -rustexp).
 case "${EXPAND:-asm}" in
@@ -80,13 +89,14 @@ if [ "$mul" = c-fafft ]; then
     CFLAGS="$CFLAGS -I$fw/fafft -I$params -I$fbuild/gen"
     srcs+=("$here/fafft_shim.c" "$fbuild/fafft.o")
 fi
-elf=${elf%.elf}$xsfx.elf
+elf=${elf%.elf}$fsfx.elf
 # HARNESS=ct: the constant-time trace driver ct_driver.c instead of harness.c, ELF name + -ct
 case "${HARNESS:-kat}" in
     kat) ;;
     ct) srcs[0]=$here/ct_driver.c; elf=${elf%.elf}-ct.elf ;;
     *) echo "build.sh: HARNESS must be kat or ct" >&2; exit 2 ;;
 esac
+elf=${elf%.elf}$xsfx.elf
 # shellcheck disable=SC2086
 arm-none-eabi-gcc $CFLAGS $LDFLAGS -Wl,-Map="${elf%.elf}.map" "${srcs[@]}" "$lib" -lc -lgcc -o "$elf" >&2
 arm-none-eabi-size "$elf" | tail -n 1 >&2

@@ -205,6 +205,7 @@ int main(void)
     }
 
     plat_puts("m4kem: multiplier="); plat_puts(m4kem_multiplier_name());
+    plat_puts(" decoder="); plat_puts(m4kem_decoder_name());
     plat_puts(" level="); put_u32(level); plat_puts(" flavour="); plat_puts(fname);
     plat_puts(" first="); put_u32(first); plat_puts(" count="); put_u32(count);
     plat_puts(" pk="); put_u32(pk_len); plat_puts(" sk="); put_u32(sk_len);
@@ -271,6 +272,7 @@ int main(void)
     }
 
     if (bench) bench_report();
+    if (m4kem_profiled()) { plat_puts("probe violations="); put_u32(m4kem_probe_violations()); plat_puts("\n"); }
     plat_puts("stack keygen="); put_u32(st_kg);
     plat_puts(" encaps="); put_u32(st_enc);
     plat_puts(" decaps="); put_u32(st_dec);

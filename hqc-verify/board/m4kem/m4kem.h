@@ -39,6 +39,12 @@ int32_t m4kem_entry_digest(uint32_t level, const uint8_t *pk, const uint8_t *sk,
 int32_t hqc_kat_entry(uint32_t level, uint32_t flavour, const uint8_t *seed48, uint8_t *out_digest);
 /* "portable" or "c-fafft" */
 const char *m4kem_multiplier_name(void);
+/* "bm" or "eea": the Reed-Solomon decoder of this build (cargo feature eea) */
+const char *m4kem_decoder_name(void);
+/* 1 when built with the profiling markers (cargo feature profile), else 0 */
+uint32_t m4kem_profiled(void);
+/* region-discipline violations of the profiling probe so far (0 without the feature) */
+uint32_t m4kem_probe_violations(void);
 
 /* support expansion (src/expand.rs): the expansion in use against the portable reference on
    seeded supports of HQC-1/3/5 (returns the number of mismatches); words64 of a level; a fixed

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::core::code::Decoder;
 use crate::core::params::{Flavour, Level};
 
 /// Arguments of `hqc-verify board`.
@@ -39,6 +40,20 @@ pub struct BoardArgs {
     /// section 13).
     #[arg(long)]
     pub ct_check: bool,
+    /// Reed-Solomon decoder of the board's Decaps: bm or eea (default: the faster on the
+    /// board at this level, `board::profile::default_decoder`).
+    #[arg(long, value_parser = parse_decoder)]
+    pub decoder: Option<Decoder>,
+    /// Profile KeyGen, Encaps and Decaps component by component on the board, with the host
+    /// profile beside it (docs/board.md section 14), instead of the board check.
+    #[arg(long)]
+    pub profile: bool,
+    /// With --profile: iterations of the host profile.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    pub host_iterations: u16,
+    /// With --profile: also write the stacked-bar plot (SVG) to FILE.
+    #[arg(long, value_name = "FILE", requires = "profile")]
+    pub svg: Option<PathBuf>,
 }
 
 impl BoardArgs {
@@ -54,6 +69,10 @@ impl BoardArgs {
             build_dir: None,
             timeout: 900,
             ct_check: false,
+            decoder: None,
+            profile: false,
+            host_iterations: 50,
+            svg: None,
         }
     }
 }
@@ -65,6 +84,11 @@ pub struct FlavourSel(pub Vec<Flavour>);
 /// Parses `1`, `3`, `5` (or `hqc-1` …).
 pub fn parse_level(s: &str) -> Result<Level, String> {
     Level::parse(s).ok_or_else(|| format!("unknown level {s:?}: expected 1, 3 or 5"))
+}
+
+/// Parses `bm` or `eea`.
+pub fn parse_decoder(s: &str) -> Result<Decoder, String> {
+    Decoder::from_name(s).ok_or_else(|| format!("unknown decoder {s:?}: expected bm or eea"))
 }
 
 /// Parses `v5.0.0`, `2026-02` or `all`.
@@ -89,8 +113,12 @@ pub fn command_of(args: &BoardArgs, file: &str, level: Level) -> String {
             .collect::<Vec<_>>()
             .join(",")
     };
+    let dec = args
+        .decoder
+        .map(|d| format!(" --decoder {d}"))
+        .unwrap_or_default();
     format!(
-        "hqc-verify board --params {file} --level {} --flavour {fl} --count {} --xor {}",
+        "hqc-verify board --params {file} --level {} --flavour {fl} --count {} --xor {}{dec}",
         level.digit(),
         args.count,
         args.xor

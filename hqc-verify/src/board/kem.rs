@@ -18,13 +18,26 @@ use crate::core::params::{Flavour, Level};
 use crate::kat;
 
 /// Builds m4kem with the C multiplier of the export folder; the ELF, if the build succeeded.
-pub(crate) fn build_m4kem(p: &Paths, cfg: &Config, xor: &str, ck: &mut Checks) -> Option<PathBuf> {
+/// `features`: extra cargo features of m4kem (`eea`, `profile`, comma separated; build.sh's
+/// `FEATURES`).
+pub(crate) fn build_m4kem(
+    p: &Paths,
+    cfg: &Config,
+    xor: &str,
+    features: &str,
+    ck: &mut Checks,
+) -> Option<PathBuf> {
     let script = p.board.join("m4kem").join("build.sh");
-    let log = p.logs.join("m4kem-build.log");
+    let log = p.logs.join(if features.is_empty() {
+        "m4kem-build.log".to_string()
+    } else {
+        format!("m4kem-build-{}.log", features.replace(',', "-"))
+    });
     let mut cmd = Command::new(&script);
     cmd.arg("c-fafft")
         .env("PARAMS_DIR", &p.params_dir)
         .env("BUILD_TAG", &p.tag)
+        .env("FEATURES", features)
         .env("XOR", xor);
     match run_logged(&mut cmd, &log, None) {
         Ok((Some(0), text)) => {
@@ -39,7 +52,7 @@ pub(crate) fn build_m4kem(p: &Paths, cfg: &Config, xor: &str, ck: &mut Checks) -
                         "kem: m4kem build (MUL=c-fafft, same headers)".into(),
                         true,
                         format!(
-                            "{} (n = {}, log {})",
+                            "{} (n = {}, features [{features}], log {})",
                             e.display(),
                             cfg.info.n,
                             log.display()

@@ -4,7 +4,8 @@
 //! ```text
 //! hqc-verify board --params DIR/params.json [--level 1|3|5] [--flavour v5.0.0|2026-02|all]
 //!                  [--count K] [--json] [--out FILE] [--kat-dir DIR] [--xor asm|export]
-//!                  [--build-dir DIR] [--timeout SECONDS]
+//!                  [--build-dir DIR] [--timeout SECONDS] [--decoder bm|eea]
+//! hqc-verify board --params DIR/params.json --profile [--svg FILE] [--host-iterations N]
 //! ```
 //!
 //! The story of a configuration: a shift β gives a modulus M (`search modulus`); a plan
@@ -42,11 +43,12 @@
 
 pub mod args;
 pub mod counts;
-pub mod firmware;
 pub mod ct;
+pub mod firmware;
 pub mod kem;
 pub mod model;
 pub mod params;
+pub mod profile;
 pub mod render;
 pub mod report;
 pub mod runs;
@@ -184,8 +186,12 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
     let mut counts = firmware_steps(&paths, args, &mut ck);
 
     // The board check of the KEM: m4kem with the C multiplier of the same folder.
-    progress("building m4kem with MUL=c-fafft for the same headers");
-    let elf = kem::build_m4kem(&paths, &cfg, &args.xor, &mut ck);
+    let decoder = profile::decoder_of(args, cfg.level);
+    progress(&format!(
+        "building m4kem with MUL=c-fafft for the same headers, decoder {decoder}"
+    ));
+    let features = profile::m4kem_features(decoder, false);
+    let elf = kem::build_m4kem(&paths, &cfg, &args.xor, &features, &mut ck);
     let kat_runs = kem::kat_runs(&paths, elf.as_deref(), &cfg, args, &expected, &mut ck);
     for r in &kat_runs {
         counts.kem.insert(
@@ -226,6 +232,7 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
             .map(|f| f.name().to_string())
             .collect(),
         count: args.count,
+        decoder: decoder.name().into(),
         xor_programs: args.xor.clone(),
         routines,
         routines_total,

@@ -99,6 +99,8 @@ pub struct BoardReport {
     pub flavours: Vec<String>,
     /// KAT entries per flavour.
     pub count: u16,
+    /// The Reed-Solomon decoder of the board's Decaps (`bm` or `eea`).
+    pub decoder: String,
     /// β-dependent routines compiled (`asm`: the exported Thumb-2 routines; `export`: the
     /// exported C programs).
     pub xor_programs: String,

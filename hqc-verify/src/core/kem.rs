@@ -427,7 +427,7 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         let key = EncryptionKey::<P, M>::from_ek(ek, probe);
         let mut y = P::Poly::zeroed();
         pke::decryption_y::<P, Pr>(&dk.seed_dk(), self.flavour, y.as_mut(), probe);
-        let py = region(probe, Component::RingMul, || self.mul.prepare(y.as_ref()));
+        let py = region(probe, Component::RingUY, || self.mul.prepare(y.as_ref()));
         zeroize(y.as_mut());
         self.decaps_inner(dk.sigma(), &key, &h_ek, &py, ct, probe)
     }
@@ -490,9 +490,11 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         pke::decrypt_with::<P, M, Pr>(&self.mul, y, u, v, &mut m[..P::K], self.decoder, probe);
         let (ct2, k1) = self.encaps_inner(key, h_ek, &m[..P::K], &salt, probe);
         let kbar = region(probe, Component::Hash, || hash_j(h_ek, sigma, c));
-        let eq = ct_eq_bytes(c, ct2.as_bytes());
         let mut out = [0u8; SS_BYTES];
-        select_bytes(eq, &k1.0, &kbar, &mut out);
+        region(probe, Component::Compare, || {
+            let eq = ct_eq_bytes(c, ct2.as_bytes());
+            select_bytes(eq, &k1.0, &kbar, &mut out);
+        });
         zeroize(&mut m);
         SharedSecret(out)
     }

@@ -69,7 +69,7 @@ impl<P: ParamSet, M: Multiplier> EncryptionKey<P, M> {
     /// `ek.len() == P::EK_BYTES`.
     pub fn from_ek<Pr: Probe>(ek: &[u8], probe: &mut Pr) -> Self {
         let mut h = P::Poly::zeroed();
-        region(probe, Component::Hash, || {
+        region(probe, Component::Sampling, || {
             expand_h::<P>(&ek[..SEED_BYTES], h.as_mut())
         });
         let mut s = P::Poly::zeroed();
@@ -87,10 +87,9 @@ impl<P: ParamSet, M: Multiplier> EncryptionKey<P, M> {
 
     /// Prepares h and s with `mul` (key caching).
     pub fn prepare<Pr: Probe>(&mut self, mul: &M, probe: &mut Pr) {
-        let (h, s) = (&self.h, &self.s);
-        self.prepared = Some(region(probe, Component::RingMul, || {
-            (mul.prepare(h.as_ref()), mul.prepare(s.as_ref()))
-        }));
+        let ph = region(probe, Component::RingHR2, || mul.prepare(self.h.as_ref()));
+        let ps = region(probe, Component::RingSR2, || mul.prepare(self.s.as_ref()));
+        self.prepared = Some((ph, ps));
     }
 }
 
@@ -107,7 +106,7 @@ pub fn keygen<P: ParamSet, M: Multiplier, Pr: Probe>(
 ) -> [u8; 32] {
     let (seed_dk, seed_ek) = region(probe, Component::Hash, || hash_i(seed_pke));
     let mut h = P::Poly::zeroed();
-    region(probe, Component::Hash, || {
+    region(probe, Component::Sampling, || {
         expand_h::<P>(&seed_ek, h.as_mut())
     });
     let mut y_sup = [0u32; MAX_WEIGHT];
@@ -116,11 +115,13 @@ pub fn keygen<P: ParamSet, M: Multiplier, Pr: Probe>(
     let mut x = P::Poly::zeroed();
     region(probe, Component::Sampling, || {
         keygen_supports::<P>(&seed_dk, flavour, &mut y_sup[..P::W], &mut x_sup[..P::W]);
+    });
+    region(probe, Component::SupportExpand, || {
         support_to_dense(&y_sup[..P::W], y.as_mut());
         support_to_dense(&x_sup[..P::W], x.as_mut());
     });
     let mut s = P::Poly::zeroed();
-    region(probe, Component::RingMul, || {
+    region(probe, Component::RingHY, || {
         mul.mul(h.as_ref(), y.as_ref(), s.as_mut())
     });
     xor_into(s.as_mut(), x.as_ref());
@@ -140,13 +141,15 @@ pub fn decryption_y<P: ParamSet, Pr: Probe>(
     y: &mut [u64],
     probe: &mut Pr,
 ) {
+    let mut sup = [0u32; MAX_WEIGHT];
     region(probe, Component::Sampling, || {
         let mut xof = Xof::new(seed_dk, flavour);
-        let mut sup = [0u32; MAX_WEIGHT];
         sample_keygen::<P>(&mut xof, flavour, &mut sup[..P::W]);
-        support_to_dense(&sup[..P::W], y);
-        zeroize(&mut sup);
     });
+    region(probe, Component::SupportExpand, || {
+        support_to_dense(&sup[..P::W], y)
+    });
+    zeroize(&mut sup);
 }
 
 /// PKE.Encrypt(ek, m, θ): writes u (⌈n/8⌉ bytes) and v (n1·n2/8 bytes).
@@ -167,10 +170,10 @@ pub fn encrypt<P: ParamSet, M: Multiplier, Pr: Probe>(
     let mut r2 = P::Poly::zeroed();
     let mut e = P::Poly::zeroed();
     let mut r1 = P::Poly::zeroed();
+    let mut s_r2 = [0u32; MAX_WEIGHT];
+    let mut s_e = [0u32; MAX_WEIGHT];
+    let mut s_r1 = [0u32; MAX_WEIGHT];
     region(probe, Component::Sampling, || {
-        let mut s_r2 = [0u32; MAX_WEIGHT];
-        let mut s_e = [0u32; MAX_WEIGHT];
-        let mut s_r1 = [0u32; MAX_WEIGHT];
         encrypt_supports::<P>(
             theta,
             flavour,
@@ -178,26 +181,29 @@ pub fn encrypt<P: ParamSet, M: Multiplier, Pr: Probe>(
             &mut s_e[..P::WE],
             &mut s_r1[..P::WR],
         );
+    });
+    region(probe, Component::SupportExpand, || {
         support_to_dense(&s_r2[..P::WR], r2.as_mut());
         support_to_dense(&s_e[..P::WE], e.as_mut());
         support_to_dense(&s_r1[..P::WR], r1.as_mut());
-        zeroize(&mut s_r2);
-        zeroize(&mut s_e);
-        zeroize(&mut s_r1);
     });
+    zeroize(&mut s_r2);
+    zeroize(&mut s_e);
+    zeroize(&mut s_r1);
     let mut u = P::Poly::zeroed();
     let mut t = P::Poly::zeroed();
-    region(probe, Component::RingMul, || {
-        let pr2 = mul.prepare(r2.as_ref());
+    // The transform of r2 is shared by both products; it is counted with the first.
+    probe.enter(Component::RingHR2);
+    let pr2 = mul.prepare(r2.as_ref());
+    match &key.prepared {
+        Some((ph, _)) => mul.mul_prepared2(ph, &pr2, u.as_mut()),
+        None => mul.mul_prepared(&pr2, key.h.as_ref(), u.as_mut()),
+    }
+    probe.leave(Component::RingHR2);
+    region(probe, Component::RingSR2, || {
         match &key.prepared {
-            Some((ph, ps)) => {
-                mul.mul_prepared2(ph, &pr2, u.as_mut());
-                mul.mul_prepared2(ps, &pr2, t.as_mut());
-            }
-            None => {
-                mul.mul_prepared(&pr2, key.h.as_ref(), u.as_mut());
-                mul.mul_prepared(&pr2, key.s.as_ref(), t.as_mut());
-            }
+            Some((_, ps)) => mul.mul_prepared2(ps, &pr2, t.as_mut()),
+            None => mul.mul_prepared(&pr2, key.s.as_ref(), t.as_mut()),
         }
         for tbit in 0..P::PAD_BITS as u32 {
             if (key.s_padding >> tbit) & 1 == 1 {
@@ -263,7 +269,7 @@ pub fn decrypt_with<P: ParamSet, M: Multiplier, Pr: Probe>(
     words_from_bytes(u_bytes, u.as_mut());
     mask_to_n(u.as_mut(), P::N);
     let mut t = P::Poly::zeroed();
-    region(probe, Component::RingMul, || {
+    region(probe, Component::RingUY, || {
         mul.mul_prepared(y, u.as_ref(), t.as_mut())
     });
     let mut w = P::Poly::zeroed();

@@ -35,6 +35,7 @@
 
 #![cfg_attr(target_os = "none", no_std)]
 
+use hqc_verify::core::code::Decoder;
 use hqc_verify::core::kem::{Ciphertext, DecapsKey, EncapsKey, Hqc, SharedSecret};
 use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, MAX_K, ParamSet, SALT_BYTES, SS_BYTES};
 use hqc_verify::core::prng::{RandomSource, ShakePrng};
@@ -44,6 +45,9 @@ use sha3::{Digest, Sha3_256};
 pub mod cfafft;
 
 pub mod expand;
+
+#[cfg(feature = "profile")]
+pub mod probe;
 
 #[cfg(not(feature = "c-fafft"))]
 pub use hqc_verify::core::mul::PortableMul;
@@ -84,8 +88,35 @@ fn flavour_of(code: u32) -> Result<Flavour, M4kemStatus> {
     }
 }
 
+/// The Reed-Solomon decoder of this build (feature `eea`: the EEA decoder, else
+/// Berlekamp-Massey).
+pub const DECODER: Decoder = if cfg!(feature = "eea") {
+    Decoder::Eea
+} else {
+    Decoder::Bm
+};
+
 fn kem<P: ParamSet>(flavour: Flavour) -> Result<Hqc<P, KemMul<P>>, M4kemStatus> {
-    Hqc::<P, _>::new(KemMul::<P>::new(), flavour).map_err(|_| M4kemStatus::MultiplierDegree)
+    Hqc::<P, _>::new(KemMul::<P>::new(), flavour)
+        .map(|h| h.with_decoder(DECODER))
+        .map_err(|_| M4kemStatus::MultiplierDegree)
+}
+
+/// Runs one KEM operation with the build's probe: the board's region markers with feature
+/// `profile` (`probe.rs`), else none (then this is the plain operation).
+#[cfg(feature = "profile")]
+fn probed<R>(op: impl FnOnce(&mut probe::BoardProbe) -> R) -> R {
+    let mut p = probe::probe();
+    let r = op(&mut p);
+    probe::finish(&p);
+    r
+}
+
+/// Runs one KEM operation with the build's probe: the board's region markers with feature
+/// `profile` (`probe.rs`), else none (then this is the plain operation).
+#[cfg(not(feature = "profile"))]
+fn probed<R>(op: impl FnOnce(&mut hqc_verify::core::probe::NoProbe) -> R) -> R {
+    op(&mut hqc_verify::core::probe::NoProbe)
 }
 
 fn status(r: Result<i32, M4kemStatus>) -> i32 {
@@ -319,7 +350,7 @@ pub unsafe extern "C" fn m4kem_keygen(
                 core::slice::from_raw_parts_mut(sk, P::DK_BYTES),
             )
         };
-        let (ek, dk) = hqc.keygen(seed);
+        let (ek, dk) = probed(|p| hqc.keygen_probed(seed, p));
         pk.copy_from_slice(ek.as_bytes());
         sk.copy_from_slice(dk.as_bytes());
         Ok(0)
@@ -370,8 +401,7 @@ pub unsafe extern "C" fn m4kem_encaps(
             )
         };
         let ek = EncapsKey::<P>::from_bytes(pk).map_err(|_| M4kemStatus::InvalidLength)?;
-        let (c, k) = hqc
-            .encaps(&ek, m, salt)
+        let (c, k) = probed(|p| hqc.encaps_probed(&ek, m, salt, p))
             .map_err(|_| M4kemStatus::InvalidLength)?;
         ct_out.copy_from_slice(c.as_bytes());
         ss_out.copy_from_slice(k.as_bytes());
@@ -419,7 +449,7 @@ pub unsafe extern "C" fn m4kem_decaps(
         };
         let dk = DecapsKey::<P>::from_bytes(sk).map_err(|_| M4kemStatus::InvalidLength)?;
         let c = Ciphertext::<P>::from_bytes(ct).map_err(|_| M4kemStatus::InvalidLength)?;
-        ss_out.copy_from_slice(hqc.decaps(&dk, &c).as_bytes());
+        ss_out.copy_from_slice(probed(|p| hqc.decaps_probed(&dk, &c, p)).as_bytes());
         Ok(0)
     }
     let f = match flavour_of(flavour) {
@@ -510,6 +540,31 @@ pub unsafe extern "C" fn hqc_kat_entry(
 pub extern "C" fn m4kem_init() {
     #[cfg(feature = "c-fafft")]
     cfafft::init();
+}
+
+/// Region-discipline violations of the profiling probe so far (0 without feature `profile`).
+#[unsafe(no_mangle)]
+pub extern "C" fn m4kem_probe_violations() -> u32 {
+    #[cfg(feature = "profile")]
+    return probe::VIOLATIONS.load(core::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(feature = "profile"))]
+    0
+}
+
+/// 1 when this build carries the profiling markers (feature `profile`), else 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn m4kem_profiled() -> u32 {
+    u32::from(cfg!(feature = "profile"))
+}
+
+/// Name of the Reed-Solomon decoder of this build ("bm" or "eea"), NUL-terminated.
+#[unsafe(no_mangle)]
+pub extern "C" fn m4kem_decoder_name() -> *const u8 {
+    if cfg!(feature = "eea") {
+        b"eea\0".as_ptr()
+    } else {
+        b"bm\0".as_ptr()
+    }
 }
 
 /// Name of the multiplier in use ("portable" or "c-fafft"), NUL-terminated.
