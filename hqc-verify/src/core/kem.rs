@@ -25,6 +25,7 @@ use core::marker::PhantomData;
 use super::code::Decoder;
 use super::ct::{ct_eq_bytes, select_bytes, zeroize};
 use super::error::{Error, Field};
+use super::keycache::KeyCache;
 use super::mul::Multiplier;
 use super::params::{Buffer, Flavour, ParamSet, MAX_K, SALT_BYTES, SEED_BYTES, SS_BYTES};
 use super::pke::{self, EncryptionKey};
@@ -470,6 +471,63 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
             ct,
             probe,
         )
+    }
+
+    // ----- with a key cache (docs/hqc.md §8.1) --------------------------------------------
+
+    /// Encaps through `cache`: on a hit H(ek) and the transforms of h and s are reused; on a
+    /// miss the key is stored and its transforms are built for this call's products. The
+    /// result equals [`Self::encaps`].
+    pub fn encaps_cached(
+        &self,
+        cache: &mut KeyCache<P, M>,
+        ek: &EncapsKey<P>,
+        m: &[u8],
+        salt: &[u8; SALT_BYTES],
+    ) -> Result<(Ciphertext<P>, SharedSecret), Error> {
+        self.encaps_cached_probed(cache, ek, m, salt, &mut NoProbe)
+    }
+
+    /// [`Self::encaps_cached`] with a profiling probe.
+    pub fn encaps_cached_probed<Pr: Probe>(
+        &self,
+        cache: &mut KeyCache<P, M>,
+        ek: &EncapsKey<P>,
+        m: &[u8],
+        salt: &[u8; SALT_BYTES],
+        probe: &mut Pr,
+    ) -> Result<(Ciphertext<P>, SharedSecret), Error> {
+        check_message::<P>(m)?;
+        let (key, h_ek) = cache.get(ek.as_bytes(), &self.mul, probe);
+        Ok(self.encaps_inner(key, h_ek, m, salt, probe))
+    }
+
+    /// Decaps through `cache`, keyed on the ek embedded in `dk` (the re-encryption reuses
+    /// H(ek) and the transforms of h and s; y is derived as usual). The result equals
+    /// [`Self::decaps`].
+    pub fn decaps_cached(
+        &self,
+        cache: &mut KeyCache<P, M>,
+        dk: &DecapsKey<P>,
+        ct: &Ciphertext<P>,
+    ) -> SharedSecret {
+        self.decaps_cached_probed(cache, dk, ct, &mut NoProbe)
+    }
+
+    /// [`Self::decaps_cached`] with a profiling probe.
+    pub fn decaps_cached_probed<Pr: Probe>(
+        &self,
+        cache: &mut KeyCache<P, M>,
+        dk: &DecapsKey<P>,
+        ct: &Ciphertext<P>,
+        probe: &mut Pr,
+    ) -> SharedSecret {
+        let (key, h_ek) = cache.get(dk.ek_bytes(), &self.mul, probe);
+        let mut y = P::Poly::zeroed();
+        pke::decryption_y::<P, Pr>(&dk.seed_dk(), self.flavour, y.as_mut(), probe);
+        let py = self.mul.prepare(y.as_ref());
+        zeroize(y.as_mut());
+        self.decaps_inner(dk.sigma(), key, h_ek, &py, ct, probe)
     }
 
     fn decaps_inner<Pr: Probe>(

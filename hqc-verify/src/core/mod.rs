@@ -14,6 +14,7 @@
 //! | [`code`] | §9 | GF(2^8), Reed–Solomon, Reed–Muller, the concatenated code |
 //! | [`pke`] | §7, §11 | HQC-PKE |
 //! | [`kem`] | §8 | HQC-KEM, cached keys |
+//! | [`keycache`] | §8.1 | optional cache of a reused ek: H(ek), transforms of h, s |
 //! | [`probe`] | — | profiling hooks |
 //! | [`error`] | — | error type |
 
@@ -21,6 +22,7 @@ pub mod code;
 pub mod ct;
 pub mod error;
 pub mod kem;
+pub mod keycache;
 pub mod mul;
 pub mod params;
 pub mod pke;
