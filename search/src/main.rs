@@ -5,6 +5,9 @@
 //! search moduli  --m 32 --l 10 [--within K] [--top T] [--threads N] [--json] [--out FILE]
 //!                [--checkpoint FILE] [--shard I/S]
 //! search moduli  --m 64 --l 9 --max-poly-weight W [--max-exp-popcount K] [--top T] ...
+//! search moduli  --m 32 --l 10 --objective product [--orbits K] [--conjugates J] [--offset-bits B]
+//!                [--n N] [--c C] [--optimise F] [--top T] [--threads N] [--checkpoint FILE]
+//!                [--shard I/S] [--json] [--out FILE]        (docs/joint-search.md)
 //! search merge   PARTS... [--json] [--out FILE]
 //! ```
 //!
@@ -38,6 +41,15 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+/// `search moduli --objective`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Objective {
+    /// wt(M), the weight scan.
+    Weight,
+    /// Modelled product cycles (joint search over orbit, conjugate, chain offset).
+    Product,
 }
 
 #[derive(Subcommand)]
@@ -98,6 +110,28 @@ enum Cmd {
         /// Test hook: stop (exit code 3) after this many chunks, checkpoint saved.
         #[arg(long, hide = true, value_name = "K")]
         stop_after_chunks: Option<usize>,
+        /// What to rank by: wt(M) (the weight scan) or modelled product cycles over
+        /// (orbit, conjugate, chain offset) (the joint search, docs/joint-search.md).
+        #[arg(long, value_enum, default_value_t = Objective::Weight)]
+        objective: Objective,
+        /// Joint search: the K lightest orbits (default 64).
+        #[arg(long, value_name = "K")]
+        orbits: Option<usize>,
+        /// Joint search: conjugates beta^(2^k), k < J, per orbit (default m: all).
+        #[arg(long, value_name = "J")]
+        conjugates: Option<u32>,
+        /// Joint search: chain offsets o < 2^B (default l: all of V_l).
+        #[arg(long, value_name = "B")]
+        offset_bits: Option<u32>,
+        /// Joint search: operand bits n (default: the published configuration of this l).
+        #[arg(long, value_name = "N")]
+        n: Option<u64>,
+        /// Joint search: residue ring x^c (default: the published configuration of this l).
+        #[arg(long, value_name = "C")]
+        c: Option<u64>,
+        /// Joint search: how many of the best screened configurations to optimise fully (default 8).
+        #[arg(long, value_name = "F")]
+        optimise: Option<usize>,
     },
     /// Join shard outputs into exactly the file one unsharded run writes.
     Merge {
@@ -116,6 +150,8 @@ enum Cmd {
     },
     /// CRT split planner: FAFFT sizes, residue rings x^c, two coprime moduli; modelled Cortex-M4 costs.
     Crt(search::crt_plan::CrtArgs),
+    /// The calibrated cost model against board reports (docs/cost-model.md): table and fit.
+    Calibrate(search::measure::CalibrateArgs),
     /// Plots: histogram | cost | breakdown (SVG or PNG by the output's extension).
     Plot(search::plot::PlotArgs),
     /// Firmware export: params.json + C headers (docs/firmware-layout.md) + generated XOR programs.
@@ -203,8 +239,46 @@ fn run(cli: Cli) -> Result<()> {
             max_poly_weight,
             max_exp_popcount,
             stop_after_chunks,
+            objective,
+            orbits,
+            conjugates,
+            offset_bits,
+            n,
+            c,
+            optimise,
         } => {
             let shard = shard.map(|s| s.parse::<Shard>()).transpose()?;
+            let joint_flags = [
+                ("--orbits", orbits.is_some()),
+                ("--conjugates", conjugates.is_some()),
+                ("--offset-bits", offset_bits.is_some()),
+                ("--n", n.is_some()),
+                ("--c", c.is_some()),
+                ("--optimise", optimise.is_some()),
+            ];
+            if objective == Objective::Weight {
+                if let Some((f, _)) = joint_flags.iter().find(|(_, set)| *set) {
+                    anyhow::bail!("{f} only applies to the joint search: add --objective product");
+                }
+            } else {
+                if max_poly_weight.is_some() || max_exp_popcount.is_some() {
+                    anyhow::bail!("--objective product searches the Cantor orbits of m = 32; it cannot be combined with --max-poly-weight or --max-exp-popcount");
+                }
+                let args = search::joint::JointArgs {
+                    m,
+                    l,
+                    within,
+                    orbits: orbits.unwrap_or(64),
+                    conjugates: conjugates.unwrap_or(m),
+                    offset_bits: offset_bits.unwrap_or(l),
+                    n,
+                    c,
+                    top,
+                    optimise: optimise.unwrap_or(8),
+                    shard,
+                };
+                return run_joint_cli(&args, threads, out, checkpoint, json, stop_after_chunks);
+            }
             if let (Some(o), Some(c)) = (&out, &checkpoint) {
                 if search::atomic::same_file(o, c) {
                     anyhow::bail!(
@@ -258,6 +332,14 @@ fn run(cli: Cli) -> Result<()> {
                     std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
                 data.push((p, b));
             }
+            if data.first().is_some_and(|(_, b)| search::joint::is_joint(b)) {
+                let report = search::joint::merge(&data, threads.map(|t| t as usize))?;
+                emit(&to_json(&report)?, out.as_deref(), json)?;
+                if let Some(o) = &out {
+                    eprintln!("{}\nwritten to {}", search::joint::summary(&report), o.display());
+                }
+                return Ok(());
+            }
             let report = merge_reports(
                 &data,
                 |m| search::params::field_ctx(m).ok(),
@@ -269,10 +351,62 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Cmd::Crt(a) => search::crt_plan::run(&a)?,
+        Cmd::Calibrate(a) => search::measure::run_calibrate(&a)?,
         Cmd::Plot(a) => search::plot::run(&a)?,
         Cmd::Export(a) => search::export::run(&a)?,
         Cmd::Slp(a) => search::slp_cmd::run(&a)?,
     }
+    Ok(())
+}
+
+/// `search moduli --objective product` (docs/joint-search.md).
+fn run_joint_cli(
+    args: &search::joint::JointArgs,
+    threads: Option<u32>,
+    out: Option<PathBuf>,
+    checkpoint: Option<PathBuf>,
+    json: bool,
+    stop_after_chunks: Option<usize>,
+) -> Result<()> {
+    if let (Some(o), Some(c)) = (&out, &checkpoint) {
+        if search::atomic::same_file(o, c) {
+            anyhow::bail!(
+                "--out {} and --checkpoint {} are the same file: the report would overwrite the checkpoint; give two different files",
+                o.display(),
+                c.display()
+            );
+        }
+    }
+    if let Some(o) = &out {
+        check_writable(o)?;
+    }
+    if let Some(c) = &checkpoint {
+        check_writable(c).with_context(|| format!("unusable --checkpoint {}", c.display()))?;
+    }
+    let opts = RunOptions {
+        threads: threads.map(|t| t as usize),
+        checkpoint,
+        progress: true,
+        stop_after_chunks,
+    };
+    let t0 = std::time::Instant::now();
+    let p = search::joint::prepare(args, opts.threads)?;
+    let t1 = std::time::Instant::now();
+    let acc = search::joint::screen(&p, &opts)?;
+    let t2 = std::time::Instant::now();
+    let report = search::joint::finalize(&p, &acc, opts.progress)?;
+    emit(&to_json(&report)?, out.as_deref(), json)?;
+    eprintln!(
+        "{}\nwall time {:.1} s (orbit scan {:.1} s, screen {:.1} s, full stage {:.1} s){}",
+        search::joint::summary(&report),
+        t0.elapsed().as_secs_f64(),
+        (t1 - t0).as_secs_f64(),
+        (t2 - t1).as_secs_f64(),
+        t2.elapsed().as_secs_f64(),
+        out.as_ref()
+            .map(|o| format!(", written to {}", o.display()))
+            .unwrap_or_default()
+    );
     Ok(())
 }
 

@@ -105,11 +105,13 @@
 //! Toom-Karatsuba multiplier and of the x86 FAFFT multipliers from the structure (see the
 //! function docs); the tests pin them.
 
+pub mod calibrated;
 pub mod config;
 pub mod residue;
 pub mod table2;
 pub mod transform;
 
+pub use calibrated::*;
 pub use config::*;
 pub use residue::*;
 pub use table2::*;

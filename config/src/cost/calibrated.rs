@@ -1,0 +1,403 @@
+//! The calibrated Cortex-M4 model (`docs/cost-model.md`), version [`CALIBRATED_MODEL_VERSION`].
+//!
+//! Each component of one product is `Σ_i k_i · f_i`: the features `f_i` are counts of the work
+//! the board firmware (`hqc-verify/board/firmware/fafft/fafft.c`) executes for a configuration,
+//! computed here from the configuration by the firmware's own loop structure (Taylor words of
+//! the basis conversion, element XORs of its column transform, groups, XORs of the γ_j, Encode
+//! and Decode programs, 32×32 carry-less products of its Karatsuba, words of its sparse solve and
+//! reconstruction); the coefficients `k_i` (cycles per unit) are fitted by least squares on the
+//! committed board table `results/model/measured.json` (estimated cycles of docs/m4-timing.md),
+//! as `docs/cost-model.md` describes. The table's fit is checked by `search/tests/crt.rs`.
+
+use super::{butterfly_ops, CostError, CostTable, TransformConsts};
+use serde::Serialize;
+
+/// Version of the calibrated model (recorded in every JSON of `search crt`).
+pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v2";
+
+/// One feature of a component: its name, its count for the configuration, its coefficient
+/// (cycles per unit) and their product.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Term {
+    /// Feature name (docs/cost-model.md).
+    pub name: &'static str,
+    /// Count for this configuration.
+    pub count: f64,
+    /// Cycles per unit (fitted).
+    pub coefficient: f64,
+    /// `count · coefficient`.
+    pub cycles: f64,
+}
+
+/// One component of the calibrated model.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CalComponent {
+    /// Estimated cycles (sum of the terms).
+    pub cycles: f64,
+    /// The terms.
+    pub terms: Vec<Term>,
+}
+
+impl CalComponent {
+    fn of(terms: Vec<(&'static str, f64, f64)>) -> Self {
+        let terms: Vec<Term> = terms
+            .into_iter()
+            .map(|(name, count, coefficient)| Term {
+                name,
+                count,
+                coefficient,
+                cycles: count * coefficient,
+            })
+            .collect();
+        CalComponent {
+            cycles: terms.iter().map(|t| t.cycles).sum(),
+            terms,
+        }
+    }
+}
+
+/// The five components of one product under the calibrated model.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CalBreakdown {
+    /// Forward transforms.
+    pub forward: CalComponent,
+    /// Pointwise products.
+    pub pointwise: CalComponent,
+    /// Inverse transform.
+    pub inverse: CalComponent,
+    /// Residue product f·g mod x^c.
+    pub residue: CalComponent,
+    /// Reconstruction (sparse solve of u and cM + M·u).
+    pub reconstruction: CalComponent,
+    /// Sum of the five.
+    pub total_cycles: f64,
+}
+
+impl CalBreakdown {
+    /// The components as (name, cycles), in the order of [`super::Breakdown::parts`].
+    pub fn parts(&self) -> [(&'static str, f64); 5] {
+        [
+            ("forward", self.forward.cycles),
+            ("pointwise", self.pointwise.cycles),
+            ("inverse", self.inverse.cycles),
+            ("residue", self.residue.cycles),
+            ("reconstruction", self.reconstruction.cycles),
+        ]
+    }
+    fn sum(mut self) -> Self {
+        self.total_cycles = self.parts().iter().map(|p| p.1).sum();
+        self
+    }
+}
+
+/// The fitted coefficients (cycles per unit of each feature; docs/cost-model.md §3 gives the
+/// fit and its data).
+pub mod coef {
+    /// Per Taylor / column word of the basis conversion.
+    pub const BC_WORD: f64 = 6.802;
+    /// Per word of the table-driven row pass (bc8 / ibc8).
+    pub const BC_ROW: f64 = 45.97;
+    /// Per XOR of the Encode / Decode programs.
+    pub const ED_XOR: f64 = 2.13;
+    /// Per group of Encode / Decode (gather or scatter, call).
+    pub const ED_GROUP: f64 = 340.5;
+    /// Per XOR of the γ_j programs, summed over the butterflies.
+    pub const BF_GAMMA_XOR: f64 = 3.231;
+    /// Per butterfly (group pair): the γ call and the two 32-word XORs.
+    pub const BF_PAIR: f64 = 1339.0;
+    /// Per cycle of the v1 formula for the β-independent s0 part of the butterflies.
+    pub const BF_S0: f64 = 0.0258;
+    /// Per group of the pointwise products.
+    pub const PW_GROUP: f64 = 3185.0;
+    /// Per 32×32 carry-less product (clmul32).
+    pub const RES_CLMUL: f64 = 78.83;
+    /// Per word of XOR / copy / clear in the Karatsuba.
+    pub const RES_WORD: f64 = 11.51;
+    /// Per term of the sparse solve (one load and XOR with shift).
+    pub const REC_SOLVE_TERM: f64 = 2.969;
+    /// Per word of u (table-driven S^{-1}, t and copies).
+    pub const REC_WORD: f64 = 92.23;
+    /// Per word of the shifted copies of u (one per occupied residue r != 0).
+    pub const REC_SHIFT_WORD: f64 = 3.942;
+    /// Per word XORed into h by the sparse product M·u.
+    pub const REC_XOR_WORD: f64 = 4.821;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Firmware counts.
+
+/// Words touched by the Taylor levels of the firmware's basis conversion of `2^big_l` bits when
+/// only the low `top` words may be nonzero (`basis_cvt_top` / `ibasis_cvt` with `top = W`).
+pub fn taylor_words(big_l: u32, top: u64) -> u64 {
+    if big_l < 9 {
+        return 0;
+    }
+    let w = 1u64 << (big_l - 5);
+    let top = top.min(w);
+    let mut words = 0;
+    for lg in (9..=big_l).rev() {
+        let h = 1u64 << (lg - 6);
+        let d = 1u64 << (lg - 9);
+        let mut s = 0;
+        while s + h < top && s < w {
+            let un = (top - (s + h)).min(h);
+            words += if d >= 32 {
+                (un + d / 32).min(h)
+            } else {
+                1 + (un + 1).min(h)
+            };
+            s += 2 * h;
+        }
+    }
+    words
+}
+
+/// Element XORs (8 words each) of the firmware's column transform on `2^lc` elements (`ebc`).
+pub fn ebc_ops(lc: u32) -> u64 {
+    if lc <= 1 {
+        return 0;
+    }
+    let mut k = 1u32;
+    while 2 * k < lc {
+        k *= 2;
+    }
+    let (tau, d, n0) = (1u64 << k, 1u64 << (lc - k), 1u64 << lc);
+    u64::from(lc - k) * (n0 / 2) + tau * ebc_ops(lc - k) + d * ebc_ops(k)
+}
+
+/// Counts of the firmware's truncated product `f·g mod x^{32·n}` (`kara_low`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct KaraCount {
+    /// 32×32 → 64 carry-less products.
+    pub clmul: u64,
+    /// Low-half products.
+    pub clmul_lo: u64,
+    /// Words XORed, copied or cleared.
+    pub words: u64,
+}
+
+impl std::ops::AddAssign for KaraCount {
+    fn add_assign(&mut self, o: Self) {
+        self.clmul += o.clmul;
+        self.clmul_lo += o.clmul_lo;
+        self.words += o.words;
+    }
+}
+
+/// `kara_full` of two n-word operands.
+pub fn kara_full(n: u64) -> KaraCount {
+    match n {
+        3 => KaraCount {
+            clmul: 6,
+            clmul_lo: 0,
+            words: 18,
+        },
+        2 => KaraCount {
+            clmul: 3,
+            clmul_lo: 0,
+            words: 8,
+        },
+        _ if n < 3 || n % 2 == 1 => KaraCount {
+            clmul: n * n,
+            clmul_lo: 0,
+            words: 2 * n * n + 2 * n,
+        },
+        _ => {
+            let h = n / 2;
+            let mut c = KaraCount {
+                words: 2 * h + 3 * n,
+                ..Default::default()
+            };
+            let sub = kara_full(h);
+            for _ in 0..3 {
+                c += sub;
+            }
+            c
+        }
+    }
+}
+
+/// `kara_low` of two n-word operands (the residue product of `c = 32·n`).
+pub fn kara_low(n: u64) -> KaraCount {
+    if n <= 3 || n % 2 == 1 {
+        let pairs = n * n.saturating_sub(1) / 2;
+        return KaraCount {
+            clmul: pairs,
+            clmul_lo: n,
+            words: n + 2 * pairs + n,
+        };
+    }
+    let h = n / 2;
+    let mut c = kara_full(h);
+    let lo = kara_low(h);
+    c += lo;
+    c += lo;
+    c.words += n + 2 * h;
+    c
+}
+
+/// Counts of the firmware's reconstruction for a modulus with exponents `exps` (supp M,
+/// including N) and a residue ring of `c` bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReconCount {
+    /// Terms of the sparse solve (`crt_solve_u`): per word of u, one per exponent 0 < e < c
+    /// with e ≡ 0 (mod 32), two (one if e < 32) otherwise.
+    pub solve_terms: u64,
+    /// Words of u (c/32).
+    pub words: u64,
+    /// Words of the shifted copies of u (`(c/32 + 1)` per occupied residue r ≠ 0).
+    pub shift_words: u64,
+    /// Words XORed into the high part of h (`crt_reconstruct_hi`).
+    pub xor_words: u64,
+}
+
+/// The firmware's reconstruction counts (`crt_solve_u`, `crt_reconstruct_hi`).
+pub fn recon_count(exps: &[u64], c: u64) -> ReconCount {
+    let cw = c / 32;
+    let mut per_word = 0u64;
+    let mut occupied = [false; 32];
+    let mut xor_words = 0u64;
+    for &e in exps {
+        let (a, r) = (e / 32, e % 32);
+        if e > 0 && e < c {
+            per_word += if r == 0 { 1 } else { 1 + u64::from(a > 0) };
+        }
+        let len = cw + u64::from(r != 0);
+        let j0 = cw.saturating_sub(a);
+        if j0 < len {
+            xor_words += len - j0;
+        }
+        if r != 0 {
+            occupied[r as usize] = true;
+        }
+    }
+    let occ = occupied.iter().filter(|&&o| o).count() as u64;
+    ReconCount {
+        solve_terms: per_word * cw,
+        words: cw,
+        shift_words: occ * (cw + 1),
+        xor_words,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model.
+
+/// The residue part of a configuration for the calibrated model: c and the exponents of M.
+#[derive(Clone, Copy, Debug)]
+pub struct CalResidue<'a> {
+    /// Residue size c (bits, a positive multiple of 32).
+    pub c: u64,
+    /// The exponents of M (its support, including deg M = N).
+    pub modulus_exponents: &'a [u64],
+}
+
+/// The features of the transforms (one forward with `top` nonzero input words, or the inverse):
+/// (basis-conversion words, row words, program XORs, groups, γ XORs, pairs, s0 cycles).
+fn transform_terms(tc: &TransformConsts, top: u64, inverse: bool) -> Vec<(&'static str, f64, f64)> {
+    let big_l = tc.l + tc.m.trailing_zeros();
+    let w = (1u64 << big_l) / 32;
+    let ng = (1u64 << tc.l).div_ceil(32);
+    let bc = taylor_words(big_l, if inverse { w } else { top })
+        + 8 * ebc_ops(big_l.saturating_sub(8));
+    let ed = if inverse { tc.decode_xor } else { tc.encode_xor };
+    let zero = TransformConsts {
+        gamma_xor: vec![0; tc.gamma_xor.len()],
+        ..tc.clone()
+    };
+    let t = CostTable::default();
+    let s0 = butterfly_ops(&zero).cycles(&t);
+    let pairs = ng / 2;
+    let gamma: u64 = tc.gamma_xor.iter().take(tc.l as usize).sum::<u64>() * pairs;
+    vec![
+        ("basis-conversion words", bc as f64, coef::BC_WORD),
+        ("basis-conversion row words", w as f64, coef::BC_ROW),
+        ("Encode/Decode program XORs", (ed * ng) as f64, coef::ED_XOR),
+        ("Encode/Decode groups", ng as f64, coef::ED_GROUP),
+        ("gamma program XORs", gamma as f64, coef::BF_GAMMA_XOR),
+        ("butterflies (group pairs)", (pairs * u64::from(tc.l)) as f64, coef::BF_PAIR),
+        ("s0 part (v1 cycles)", s0, coef::BF_S0),
+    ]
+}
+
+fn scaled(v: Vec<(&'static str, f64, f64)>, k: u64) -> Vec<(&'static str, f64, f64)> {
+    v.into_iter().map(|(n, c, q)| (n, c * k as f64, q)).collect()
+}
+
+/// The calibrated cost of one product: `forward_transforms` forward transforms of n-bit
+/// operands, the pointwise products, one inverse transform, and with `residue` the firmware's
+/// Karatsuba product mod x^c and its reconstruction.
+pub fn calibrated_cost(
+    tc: &TransformConsts,
+    n: u64,
+    residue: Option<CalResidue<'_>>,
+    forward_transforms: u64,
+) -> Result<CalBreakdown, CostError> {
+    if !matches!(tc.m, 8 | 16 | 32) {
+        return Err(CostError::UnsupportedM { m: tc.m });
+    }
+    if tc.l >= 31 {
+        return Err(CostError::Overflow {
+            what: format!("a transform with l = {}", tc.l),
+        });
+    }
+    let ng = (1u64 << tc.l).div_ceil(32);
+    let top = n.div_ceil(32);
+    let forward = CalComponent::of(scaled(transform_terms(tc, top, false), forward_transforms));
+    let inverse = CalComponent::of(transform_terms(tc, top, true));
+    let pointwise = CalComponent::of(vec![("groups", ng as f64, coef::PW_GROUP)]);
+    let (res, rec) = match residue {
+        None => (CalComponent::default(), CalComponent::default()),
+        Some(r) => {
+            if r.c == 0 || r.c % 32 != 0 {
+                return Err(CostError::BadResidueSize { c: r.c });
+            }
+            let k = kara_low(r.c / 32);
+            let res = CalComponent::of(vec![
+                ("clmul32 products", k.clmul as f64, coef::RES_CLMUL),
+                ("Karatsuba words", k.words as f64, coef::RES_WORD),
+            ]);
+            let q = recon_count(r.modulus_exponents, r.c);
+            let rec = CalComponent::of(vec![
+                ("solve terms", q.solve_terms as f64, coef::REC_SOLVE_TERM),
+                ("words of u", q.words as f64, coef::REC_WORD),
+                ("shifted words", q.shift_words as f64, coef::REC_SHIFT_WORD),
+                ("M·u XOR words", q.xor_words as f64, coef::REC_XOR_WORD),
+            ]);
+            (res, rec)
+        }
+    };
+    Ok(CalBreakdown {
+        forward,
+        pointwise,
+        inverse,
+        residue: res,
+        reconstruction: rec,
+        total_cycles: 0.0,
+    }
+    .sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn firmware_counts() {
+        // ebc on 2^7 elements (L = 15): 3·64 + 16·ebc(3) + 8·ebc(4) = 192 + 128 + 256.
+        assert_eq!(ebc_ops(2), 2);
+        assert_eq!(ebc_ops(3), 8);
+        assert_eq!(ebc_ops(4), 32);
+        assert_eq!(ebc_ops(7), 576);
+        // c = 3072: 96 → 48 → 24 → 12 → 6 → 3 words; kara3 has 6 products.
+        let k = kara_full(3);
+        assert_eq!(k.clmul, 6);
+        assert_eq!(kara_full(6).clmul, 18);
+        let lo = kara_low(96);
+        assert!(lo.clmul > 0 && lo.clmul_lo == 3 * 32);
+        // A modulus 1 + x^33 + x^64 (N = 64) with c = 64: e = 33 gives two terms per word.
+        let q = recon_count(&[0, 33, 64], 64);
+        assert_eq!(q.solve_terms, 2 * 2);
+        assert_eq!(q.shift_words, 3);
+    }
+}
