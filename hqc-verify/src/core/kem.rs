@@ -502,9 +502,9 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         Ok(self.encaps_inner(key, h_ek, m, salt, probe))
     }
 
-    /// Decaps through `cache`, keyed on the ek embedded in `dk` (the re-encryption reuses
-    /// H(ek) and the transforms of h and s; y is derived as usual). The result equals
-    /// [`Self::decaps`].
+    /// Decaps through `cache`: the re-encryption reuses H(ek) and the transforms of h and s
+    /// of the ek embedded in `dk`, and u·y the prepared y of `dk` (each looked up by a
+    /// constant-time full compare). The result equals [`Self::decaps`].
     pub fn decaps_cached(
         &self,
         cache: &mut KeyCache<P, M>,
@@ -522,12 +522,8 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         ct: &Ciphertext<P>,
         probe: &mut Pr,
     ) -> SharedSecret {
-        let (key, h_ek) = cache.get(dk.ek_bytes(), &self.mul, probe);
-        let mut y = P::Poly::zeroed();
-        pke::decryption_y::<P, Pr>(&dk.seed_dk(), self.flavour, y.as_mut(), probe);
-        let py = self.mul.prepare(y.as_ref());
-        zeroize(y.as_mut());
-        self.decaps_inner(dk.sigma(), key, h_ek, &py, ct, probe)
+        let (key, h_ek, y) = cache.get_decaps(dk.as_bytes(), self.flavour, &self.mul, probe);
+        self.decaps_inner(dk.sigma(), key, h_ek, y, ct, probe)
     }
 
     fn decaps_inner<Pr: Probe>(

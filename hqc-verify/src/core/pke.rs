@@ -25,10 +25,8 @@ use super::ct::zeroize;
 use super::mul::Multiplier;
 use super::params::{Buffer, Flavour, ParamSet, MAX_N1, MAX_WEIGHT, SEED_BYTES};
 use super::probe::{region, Component, Probe};
-use super::ring::{
-    mask_to_n, support_to_dense, words_from_bytes, words_to_bytes, xor_into, xor_shifted_truncated,
-};
-use super::sampling::{encrypt_supports, keygen_supports, sample_keygen};
+use super::ring::{mask_to_n, words_from_bytes, words_to_bytes, xor_into, xor_shifted_truncated};
+use super::sampling::{encrypt_supports, expand_support, keygen_supports, sample_keygen};
 use super::xof::{hash_i, Xof};
 
 /// h = the first ⌈n/8⌉ bytes of XOF(seed_ek) as a ring element with bits ≥ n cleared
@@ -117,8 +115,8 @@ pub fn keygen<P: ParamSet, M: Multiplier, Pr: Probe>(
         keygen_supports::<P>(&seed_dk, flavour, &mut y_sup[..P::W], &mut x_sup[..P::W]);
     });
     region(probe, Component::SupportExpand, || {
-        support_to_dense(&y_sup[..P::W], y.as_mut());
-        support_to_dense(&x_sup[..P::W], x.as_mut());
+        expand_support(&y_sup[..P::W], y.as_mut());
+        expand_support(&x_sup[..P::W], x.as_mut());
     });
     let mut s = P::Poly::zeroed();
     region(probe, Component::RingHY, || {
@@ -147,7 +145,7 @@ pub fn decryption_y<P: ParamSet, Pr: Probe>(
         sample_keygen::<P>(&mut xof, flavour, &mut sup[..P::W]);
     });
     region(probe, Component::SupportExpand, || {
-        support_to_dense(&sup[..P::W], y)
+        expand_support(&sup[..P::W], y)
     });
     zeroize(&mut sup);
 }
@@ -183,9 +181,9 @@ pub fn encrypt<P: ParamSet, M: Multiplier, Pr: Probe>(
         );
     });
     region(probe, Component::SupportExpand, || {
-        support_to_dense(&s_r2[..P::WR], r2.as_mut());
-        support_to_dense(&s_e[..P::WE], e.as_mut());
-        support_to_dense(&s_r1[..P::WR], r1.as_mut());
+        expand_support(&s_r2[..P::WR], r2.as_mut());
+        expand_support(&s_e[..P::WE], e.as_mut());
+        expand_support(&s_r1[..P::WR], r1.as_mut());
     });
     zeroize(&mut s_r2);
     zeroize(&mut s_e);
