@@ -5,7 +5,8 @@
 #
 #   bench.sh LEVEL FLAVOUR            # prints "<count>  <label>" lines
 #
-# Environment: MUL=portable|c-fafft (default portable), PARAMS_DIR/BUILD_TAG (c-fafft, see
+# Environment: ARGS="cache=1" (extra harness arguments; cache=1 adds the four cached
+# operations of entry 0 under its reused key, see harness.c), MUL=portable|c-fafft (default portable), PARAMS_DIR/BUILD_TAG (c-fafft, see
 # build.sh), NO_BUILD=1 (ELF=path to name the ELF), PLUGIN=path.so
 # (default <repo>/build/board/libinsncount.so, built from ../plugin/insncount.c if missing).
 # Boundary (inline counting, QEMU 7.2): a region holds the start marker's instructions, the
@@ -38,7 +39,7 @@ set +e
 qemu-system-arm -M mps2-an386 -display none -monitor none -serial none \
     -chardev stdio,id=sh0 -semihosting-config enable=on,target=native,chardev=sh0 \
     -plugin "$plugin,start=$S,stop=$E" -d plugin -D "$log" \
-    -kernel "$elf" -append "level=$level flavour=$flavour count=1 bench=1" > "$out"
+    -kernel "$elf" -append "level=$level flavour=$flavour count=1 bench=1${ARGS:+ $ARGS}" > "$out"
 rc=$?
 set -e
 grep -E '^(m4kem|count=|stack)' "$out" || true

@@ -175,6 +175,63 @@ static int expand_mode(uint32_t level)
     return bad ? 1 : 0;
 }
 
+/* cache=1: entry 0 is followed by four measured operations through the key cache, each
+   checked against the uncached result: m4kem_encaps_cached (ek miss: encaps_cache_miss),
+   m4kem_decaps_cached (ek hit, first use of this dk: decaps_cache_first), m4kem_encaps_cached
+   (hit: encaps_cache_hit), m4kem_decaps_cached (ek and dk hit: decaps_cache_hit); entries 1.. run KeyGen, then Encaps (a miss) and Decaps (a hit) through the cache and
+   a cached Decaps of entry 0 (a miss: alternating keys), whose ss must be entry 0's. */
+static uint8_t ct_c[M4KEM_MAX_CT], sk0[M4KEM_MAX_SK], ct0[M4KEM_MAX_CT], ss0[32], ss_c[32];
+
+static int cached_after_first(uint32_t level, uint32_t flavour, int bench)
+{
+    uint8_t *pct = ct_c, *pss = ss_c;
+    const uint8_t *ppk = pk, *psk = sk, *pm = msg, *psalt = salt, *pct0 = ct;
+    int ok = 1;
+    memcpy(sk0, sk, sizeof sk0); memcpy(ct0, ct, sizeof ct0); memcpy(ss0, ss, 32);
+    if (bench) bench_start();
+    PIN(ppk); PIN(pm); PIN(psalt); PIN(pct); PIN(pss);
+    int32_t r1 = m4kem_encaps_cached(level, flavour, ppk, pm, psalt, pct, pss);
+    PIN(pct); PIN(pss); PIN(r1);
+    if (bench) BENCH_STOP("encaps_cache_miss");
+    ok &= r1 == 0 && !memcmp(ct_c, ct, sizeof ct_c) && !memcmp(ss_c, ss, 32);
+    if (bench) bench_start();
+    PIN(psk); PIN(pct0); PIN(pss);
+    int32_t r2 = m4kem_decaps_cached(level, flavour, psk, pct0, pss);
+    PIN(pss); PIN(r2);
+    if (bench) BENCH_STOP("decaps_cache_first");
+    ok &= r2 == 0 && !memcmp(ss_c, ss, 32);
+    memset(ct_c, 0, sizeof ct_c);
+    if (bench) bench_start();
+    PIN(ppk); PIN(pm); PIN(psalt); PIN(pct); PIN(pss);
+    int32_t r3 = m4kem_encaps_cached(level, flavour, ppk, pm, psalt, pct, pss);
+    PIN(pct); PIN(pss); PIN(r3);
+    if (bench) BENCH_STOP("encaps_cache_hit");
+    ok &= r3 == 0 && !memcmp(ct_c, ct, sizeof ct_c) && !memcmp(ss_c, ss, 32);
+    memset(ss_c, 0, 32);
+    if (bench) bench_start();
+    PIN(psk); PIN(pct0); PIN(pss);
+    int32_t r4 = m4kem_decaps_cached(level, flavour, psk, pct0, pss);
+    PIN(pss); PIN(r4);
+    if (bench) BENCH_STOP("decaps_cache_hit");
+    ok &= r4 == 0 && !memcmp(ss_c, ss, 32);
+    plat_puts("cache: entry 0 cached = uncached: "); put_u32((uint32_t)ok); plat_puts("\n");
+    return ok;
+}
+
+/* entry j >= 1 through the cache; writes the digest; returns ok */
+static int cached_entry(uint32_t level, uint32_t flavour, const uint8_t *seed)
+{
+    int32_t r = m4kem_kat_randomness(level, seed, seed_kem, msg, salt);
+    r |= m4kem_keygen(level, flavour, seed_kem, pk, sk);
+    r |= m4kem_encaps_cached(level, flavour, pk, msg, salt, ct, ss);
+    r |= m4kem_decaps_cached(level, flavour, sk, ct, ss2);
+    int ok = r == 0 && !memcmp(ss, ss2, 32);
+    r |= m4kem_decaps_cached(level, flavour, sk0, ct0, ss_c);
+    ok &= r == 0 && !memcmp(ss_c, ss0, 32);
+    ok &= m4kem_entry_digest(level, pk, sk, ct, ss, digest) == 0;
+    return ok;
+}
+
 int main(void)
 {
     char buf[32];
@@ -191,6 +248,8 @@ int main(void)
     if ((v = arg_value(cl, "count", buf, sizeof buf)) && !parse_u32(v, &count)) count = 0;
     if ((v = arg_value(cl, "first", buf, sizeof buf)) && !parse_u32(v, &first)) first = MAX_COUNT;
     if ((v = arg_value(cl, "bench", buf, sizeof buf)) && !parse_u32(v, &bench)) bench = 0;
+    uint32_t cache = 0;
+    if ((v = arg_value(cl, "cache", buf, sizeof buf)) && !parse_u32(v, &cache)) cache = 0;
     if ((v = arg_value(cl, "expand", buf, sizeof buf)) && !strcmp(v, "1")) {
         m4kem_init();
         return expand_mode(level == 3 || level == 5 ? level : 1);
@@ -256,6 +315,9 @@ int main(void)
                 return 1;
             }
             ok = memcmp(ss, ss2, 32) == 0;
+            if (cache) ok &= cached_after_first(level, flavour, (int)bench);
+        } else if (cache) {
+            ok = cached_entry(level, flavour, seed);
         } else {
             paint_stack();
             int32_t r = hqc_kat_entry(level, flavour, seed, digest);
@@ -272,6 +334,13 @@ int main(void)
     }
 
     if (bench) bench_report();
+    if (cache) {
+        uint32_t cb = 0, sb = 0, ns = 0, hits = 0, misses = 0;
+        m4kem_cache_info(level, &cb, &sb, &ns, &hits, &misses);
+        plat_puts("cache bytes="); put_u32(cb); plat_puts(" slot_bytes="); put_u32(sb);
+        plat_puts(" slots_held="); put_u32(ns); plat_puts(" hits="); put_u32(hits);
+        plat_puts(" misses="); put_u32(misses); plat_puts("\n");
+    }
     if (m4kem_profiled()) { plat_puts("probe violations="); put_u32(m4kem_probe_violations()); plat_puts("\n"); }
     plat_puts("stack keygen="); put_u32(st_kg);
     plat_puts(" encaps="); put_u32(st_enc);

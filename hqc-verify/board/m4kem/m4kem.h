@@ -56,6 +56,16 @@ int32_t m4kem_expand_prepare(uint32_t level, uint32_t weight, uint32_t *sup);
 int32_t m4kem_expand_once(uint32_t level, uint32_t reference, const uint32_t *sup, uint32_t weight,
                           uint64_t *out);
 
+/* key caching (src/cache.rs): Encaps / Decaps through the level's static key cache (same
+   results as m4kem_encaps / m4kem_decaps); its RAM (bytes of the cache object, bytes of one C
+   transform slot, slots held on a hit) and hit/miss counts */
+int32_t m4kem_encaps_cached(uint32_t level, uint32_t flavour, const uint8_t *pk, const uint8_t *m,
+                            const uint8_t *salt, uint8_t *ct, uint8_t *ss);
+int32_t m4kem_decaps_cached(uint32_t level, uint32_t flavour, const uint8_t *sk, const uint8_t *ct,
+                            uint8_t *ss);
+int32_t m4kem_cache_info(uint32_t level, uint32_t *bytes, uint32_t *slot_bytes, uint32_t *slots,
+                         uint32_t *hits, uint32_t *misses);
+
 /* provided by the C side: called by the Rust panic handler, must not return */
 void m4kem_panic(void) __attribute__((noreturn));
 #endif

@@ -682,6 +682,11 @@ void fafft_ibtfy(fafft_vals_t *v)
     for (unsigned L = 6; L <= FAFFT_L; L++) btfy_cross(v, L, 1);
 }
 
+void fafft_pointwise3(fafft_vals_t *out, const fafft_vals_t *a, const fafft_vals_t *b)
+{
+    for (unsigned g = 0; g < NG; g++) bs_mul32(out->g[g], a->g[g], b->g[g]);
+}
+
 void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b)
 {
     uint32_t t[32];
@@ -1021,11 +1026,9 @@ void crt_reconstruct(uint32_t *h, const uint32_t *u)
 #endif
 }
 
-void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
+/* The CRT part of crt_product: h[0..FAFFT_WORDS) holds cM = f*g mod M on entry. */
+static void crt_finish(uint32_t *h, const uint32_t *f, const uint32_t *g)
 {
-    STAGE_START();
-    fafft_mul(h, f, g, HQC_WORDS);
-    STAGE_STOP("fafft_mul");
 #if CRT_C
     static uint32_t cr[CRT_WORDS], cr0[CRT_WORDS], u[CRT_WORDS];
     memset(h + FAFFT_WORDS, 0, (PROD_WORDS - FAFFT_WORDS) * sizeof(uint32_t));
@@ -1044,7 +1047,47 @@ void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
     STAGE_START();
     crt_reconstruct_hi(h, u, cr0);
     STAGE_STOP("reconstruct cM + M*u");
+#else
+    (void)h; (void)f; (void)g;
 #endif
+}
+
+void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
+{
+    STAGE_START();
+    fafft_mul(h, f, g, HQC_WORDS);
+    STAGE_STOP("fafft_mul");
+    crt_finish(h, f, g);
+}
+
+/* ---- split path: transform once, multiply many (key caching, r2 shared by two products) */
+void fafft_transform(fafft_vals_t *t, const uint32_t *f) { fafft_forward(t, f, HQC_WORDS, fbuf); }
+
+void crt_product_pre(uint32_t *h, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
+                     const fafft_vals_t *tg)
+{
+    static fafft_vals_t tmp;
+    if (!tg) {
+        fafft_transform(&tmp, g);
+        tg = &tmp;
+    }
+    STAGE_START();
+    fafft_pointwise3(&va, tf, tg);
+    STAGE_STOP("pointwise");
+    STAGE_START();
+    fafft_inverse(h, &va);
+    STAGE_STOP("inverse");
+    crt_finish(h, f, g);
+}
+
+void hqc_ring_mul_pre(uint32_t *r, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
+                      const fafft_vals_t *tg)
+{
+    static uint32_t h[PROD_WORDS + 2];
+    crt_product_pre(h, f, tf, g, tg);
+    STAGE_START();
+    hqc_fold(r, h);
+    STAGE_STOP("fold mod x^n-1");
 }
 
 void hqc_fold(uint32_t *r, const uint32_t *h)

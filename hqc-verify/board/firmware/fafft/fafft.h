@@ -75,6 +75,17 @@ void hqc_fold(uint32_t *r, const uint32_t *h);
 /* r = f*g mod (x^n - 1) */
 void hqc_ring_mul(uint32_t *r, const uint32_t *f, const uint32_t *g);
 
+/* Split path (transform once, multiply many): t = the forward transform of f (HQC_WORDS words,
+   canonical); out = a*b pointwise, out distinct from a and b; the full product / the ring product
+   from pre-transformed operands: tf = fafft_transform(f), tg = fafft_transform(g) or NULL (then
+   g is transformed into scratch). Same results as crt_product / hqc_ring_mul. */
+void fafft_transform(fafft_vals_t *t, const uint32_t *f);
+void fafft_pointwise3(fafft_vals_t *out, const fafft_vals_t *a, const fafft_vals_t *b);
+void crt_product_pre(uint32_t *h, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
+                     const fafft_vals_t *tg);
+void hqc_ring_mul_pre(uint32_t *r, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
+                      const fafft_vals_t *tg);
+
 /* optional per-stage instrumentation: when FAFFT_BENCH_STAGES is defined the pipeline calls
    bench_start/BENCH_STOP around each stage (regions nest inside the caller's region) */
 #endif
