@@ -44,7 +44,7 @@ done
 export LD_LIBRARY_PATH=$R/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 target=thumbv7em-none-eabihf
 tdir=$out/target-$mul
-# FEATURES=eea,profile (any of them, comma separated): extra cargo features of m4kem; they get
+# FEATURES=eea,profile,cache (any of them, comma separated): extra cargo features of m4kem; they get
 # their own target folder and an ELF name suffix (-eea, -profile, -eea-profile).
 fsfx=
 if [ -n "${FEATURES:-}" ]; then
@@ -73,6 +73,11 @@ ARCH="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
 CFLAGS="$ARCH -O2 -std=c11 -Wall -Wextra -ffreestanding -ffunction-sections -fdata-sections -I$fw -I$here"
 LDFLAGS="$ARCH -nostdlib -nostartfiles -T $fw/link.ld -Wl,--gc-sections -Wl,--no-warn-execstack"
 srcs=("$here/harness.c" "$fw/board.c" "$fw/platform_common.c" "$here/support_expand.S")
+# FEATURES with cache: harness.c's cache=1 mode and 4 C transform slots (fafft_shim.c)
+case ",${FEATURES:-}," in
+    *,cache,*) CFLAGS="$CFLAGS -DM4KEM_CACHE -DFAFFT_SLOTS=4" ;;
+    *) CFLAGS="$CFLAGS -DFAFFT_SLOTS=2" ;;
+esac
 if [ "$mul" = c-fafft ]; then
     # The multiplier object comes from helper B's Makefile (its target $(BUILD)/fafft.o, which
     # also generates the headers it needs under $(BUILD)/gen), built into our own folder.

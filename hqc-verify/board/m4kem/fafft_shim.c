@@ -23,9 +23,11 @@ void fafft_crt_mul_mod(const uint32_t *a, const uint32_t *b, uint32_t *out)
 
 /* ---- split path (src/cfafft.rs): FAFFT_SLOTS static transform slots for operands that are
    used more than once (r2 in Encrypt, y in Decrypt, the cached h and s of a reused key).
-   RAM: FAFFT_SLOTS * sizeof(fafft_vals_t) bytes (fafft_crt_slot_bytes). */
+   RAM: FAFFT_SLOTS * sizeof(fafft_vals_t) bytes (fafft_crt_slot_bytes). The plain KEM holds at
+   most 2 at a time (y and r2 in Decaps); a cache hit in Decaps 4 (h, s, y, r2): build.sh sets
+   FAFFT_SLOTS=4 with the m4kem feature cache. With no free slot the plain product is used. */
 #ifndef FAFFT_SLOTS
-#define FAFFT_SLOTS 4
+#define FAFFT_SLOTS 2
 #endif
 static fafft_vals_t slots[FAFFT_SLOTS];
 

@@ -56,7 +56,7 @@ int32_t m4kem_expand_prepare(uint32_t level, uint32_t weight, uint32_t *sup);
 int32_t m4kem_expand_once(uint32_t level, uint32_t reference, const uint32_t *sup, uint32_t weight,
                           uint64_t *out);
 
-/* key caching (src/cache.rs): Encaps / Decaps through the level's static key cache (same
+/* key caching (src/cache.rs, only with the m4kem feature cache: build.sh FEATURES=cache): Encaps / Decaps through the level's static key cache (same
    results as m4kem_encaps / m4kem_decaps); its RAM (bytes of the cache object, bytes of one C
    transform slot, slots held on a hit) and hit/miss counts */
 int32_t m4kem_encaps_cached(uint32_t level, uint32_t flavour, const uint8_t *pk, const uint8_t *m,

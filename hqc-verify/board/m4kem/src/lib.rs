@@ -44,6 +44,7 @@ use sha3::{Digest, Sha3_256};
 #[cfg(feature = "c-fafft")]
 pub mod cfafft;
 
+#[cfg(feature = "cache")]
 pub mod cache;
 pub mod expand;
 
