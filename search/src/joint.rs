@@ -21,10 +21,10 @@ pub mod paar;
 pub mod proxy;
 
 use crate::atomic::write_atomic;
+use crate::driver::RunOptions;
 use crate::error::{Result, SearchError};
 use crate::moduli::{run_moduli, ModuliArgs};
 use crate::params::Shard;
-use crate::driver::RunOptions;
 use fafft_config::cost::{cheapest_residue_method, CostTable, COST_MODEL_VERSION};
 use fafft_config::transform::{coords, element, tmul};
 use proxy::{Affine, Problem, Xors};
@@ -106,7 +106,9 @@ pub struct JointConfig {
 /// One configuration's place in the space and its proxy.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Key {
-    /// Modelled cycles on Paar counts.
+    /// Modelled cycles on Paar counts (stored as its IEEE-754 bits in checkpoints, so that a
+    /// resumed run continues from exactly the same values).
+    #[serde(with = "f64_bits")]
     pub proxy: f64,
     /// Orbit rank (0 = lightest).
     pub orbit: u32,
@@ -114,6 +116,16 @@ pub struct Key {
     pub conjugate: u32,
     /// Chain offset o.
     pub offset: u32,
+}
+
+mod f64_bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(x.to_bits())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        u64::deserialize(d).map(f64::from_bits)
+    }
 }
 
 impl Key {
@@ -256,9 +268,7 @@ pub fn prepare(a: &JointArgs, threads: Option<usize>) -> Result<Prepared> {
     if a.top == 0 {
         return Err(bad("--top must be at least 1"));
     }
-    let published = fafft_config::published::PUBLISHED
-        .iter()
-        .find(|p| p.l == l);
+    let published = fafft_config::published::PUBLISHED.iter().find(|p| p.l == l);
     let n = match (a.n, published) {
         (Some(n), _) => n,
         (None, Some(p)) => p.n,
@@ -431,9 +441,10 @@ impl Prepared {
             },
             decode: c.decode_xor,
         };
-        let total = self
-            .problem
-            .model_total(&x.consts(self.config.m, self.config.l), &self.orbits[r as usize].counts)?;
+        let total = self.problem.model_total(
+            &x.consts(self.config.m, self.config.l),
+            &self.orbits[r as usize].counts,
+        )?;
         Ok((x, total))
     }
 }
@@ -798,7 +809,8 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
     }
     let mut optimised = Vec::new();
     let mut weight_only = None;
-    if complete {
+    // --optimise 0: the screen alone (no full stage, no reference)
+    if complete && cfg.optimise > 0 {
         let reference = Key {
             proxy: p.base[0] + p.affine.eval(&p.proxy_direct(0, 0, 0)?.0),
             orbit: 0,
@@ -862,17 +874,21 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
         }
         _ => None,
     };
-    let n_opt = if complete {
-        optimised.len() as u64 + u64::from(!optimised.iter().any(|e| e.config.orbit == 0 && e.config.conjugate == 0 && e.config.offset == 0))
-    } else {
-        0
-    };
+    let n_opt =
+        if complete && cfg.optimise > 0 {
+            optimised.len() as u64
+                + u64::from(!optimised.iter().any(|e| {
+                    e.config.orbit == 0 && e.config.conjugate == 0 && e.config.offset == 0
+                }))
+        } else {
+            0
+        };
     let covered = match cfg.shard {
         Some(s) => format!(
             "partial: shard {}/{} of the screen (merge all {} shards with `search merge`; the full stage runs on the merged screen)",
             s.index, s.count, s.count
         ),
-        None => "exhaustive over the space".into(),
+        None => "screen exhaustive over the space (the full stage covers the optimised share)".into(),
     };
     let space = JointSpace {
         definition: format!(
@@ -909,14 +925,16 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
         space,
         proxy: "cost model (fafft_config::cost::config_cost, 2 forward transforms) on the Paar XOR counts (algebra::slp::paar, deterministic ties) of gamma_1..gamma_l, Encode and Decode; each distinct gamma_j matrix of an (orbit, conjugate) counted once (gamma_j depends on the top j - (l - B) offset bits)".into(),
         objective_definition: "product_cycles = rest_cycles + routine_cycles_per_product: rest = the cost model with every beta-dependent XOR-program term zero (basis conversion, pair updates, subfield products, pointwise, residue product, reconstruction from wt(M)); routines = sum over gamma_1..gamma_l, Encode, Decode of calls per ring product (3*NG/2, 2*NG, NG; NG = 2^l/32) x the static Cortex-M4 cycles of the Thumb-2 routine (TRM rules of docs/m4-timing.md, P = 2)".into(),
-        budget: format!(
+        budget: if cfg.optimise == 0 {
+            "none: --optimise 0 (the screen alone; no configuration fully optimised)".to_string()
+        } else { format!(
             "the {} best screened configurations plus the weight-only reference: programs by {} and routines by fwgen::thumb2::emit ({} restarts, {} moves, seed {}); deterministic (counts, not time)",
             cfg.optimise,
             fafft_config::xorprog::method(),
             fafft_config::routines::emit_options().budget.restarts,
             fafft_config::routines::emit_options().budget.polish,
             fafft_config::routines::emit_options().budget.seed
-        ),
+        ) },
         order: "ascending (proxy_cycles, orbit, conjugate, offset); optimised: ascending (product_cycles, then the same)".into(),
         orbit_list: p.orbits.clone(),
         best_per_orbit: acc.best_per_orbit.values().map(|k| entry(p, k)).collect(),
@@ -939,7 +957,11 @@ pub fn run_joint(a: &JointArgs, opts: &RunOptions) -> Result<JointReport> {
 pub fn is_joint(bytes: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(bytes)
         .ok()
-        .and_then(|v| v.get("objective").and_then(|o| o.as_str()).map(|s| s == "product"))
+        .and_then(|v| {
+            v.get("objective")
+                .and_then(|o| o.as_str())
+                .map(|s| s == "product")
+        })
         .unwrap_or(false)
 }
 
@@ -1033,7 +1055,8 @@ pub fn merge(parts: &[(PathBuf, Vec<u8>)], threads: Option<usize>) -> Result<Joi
         optimise: base.optimise,
         shard: None,
     };
-    let p = prepare(&args, threads).map_err(|e| SearchError::Merge(format!("{}: {e}", p0.display())))?;
+    let p = prepare(&args, threads)
+        .map_err(|e| SearchError::Merge(format!("{}: {e}", p0.display())))?;
     if p.config != base {
         return Err(SearchError::Merge(format!(
             "{}: the configuration does not reproduce ({})",
@@ -1057,8 +1080,22 @@ pub fn merge(parts: &[(PathBuf, Vec<u8>)], threads: Option<usize>) -> Result<Joi
                     e.offset
                 )));
             }
+            // the proxy is recomputed exactly as the screen computes it (a decimal JSON number
+            // need not parse back to the same bits), and must agree with the file's
+            let (x, _) = p.proxy_direct(e.orbit, e.conjugate, e.offset)?;
+            let proxy = p.base[e.orbit as usize] + p.affine.eval(&x);
+            if (proxy - e.proxy_cycles).abs() > 1e-6 * proxy.abs().max(1.0) {
+                return Err(SearchError::Merge(format!(
+                    "{}: configuration (orbit {}, conjugate {}, offset {}) has proxy {} in the file but {proxy} here",
+                    path.display(),
+                    e.orbit,
+                    e.conjugate,
+                    e.offset,
+                    e.proxy_cycles
+                )));
+            }
             Ok(Key {
-                proxy: e.proxy_cycles,
+                proxy,
                 orbit: e.orbit,
                 conjugate: e.conjugate,
                 offset: e.offset,

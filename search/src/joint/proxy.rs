@@ -16,9 +16,7 @@
 
 use crate::error::{Result, SearchError};
 use crate::joint::paar::paar_count;
-use fafft_config::cost::{
-    config_cost, CostTable, ResidueMethod, ResiduePart, TransformConsts,
-};
+use fafft_config::cost::{config_cost, CostTable, ResidueMethod, ResiduePart, TransformConsts};
 use fafft_config::transform::{coords, element, mul_matrix, TransformPrograms};
 
 /// The problem the costs are for.

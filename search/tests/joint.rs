@@ -1,0 +1,298 @@
+//! `search moduli --objective product` (the joint search, docs/joint-search.md) on a small space:
+//! byte-identical JSON on 1 and 2 threads, shards merged into the unsharded bytes, a resumed run
+//! equal to an uninterrupted one, the screen's proxy equal to the direct computation, the fast
+//! Paar count equal to algebra's, and clean errors for bad flags.
+
+mod common;
+use common::*;
+
+/// 3 orbits x 2 conjugates x 2^3 offsets = 48 configurations, screen only.
+const SPACE: [&str; 16] = [
+    "--m",
+    "32",
+    "--l",
+    "10",
+    "--objective",
+    "product",
+    "--orbits",
+    "3",
+    "--conjugates",
+    "2",
+    "--offset-bits",
+    "3",
+    "--top",
+    "5",
+    "--optimise",
+    "0",
+];
+
+fn joint(extra: &[&str]) -> Run {
+    let mut a = vec!["moduli"];
+    a.extend_from_slice(&SPACE);
+    a.extend_from_slice(extra);
+    search(&a)
+}
+
+#[test]
+fn threads_shards_and_resume_give_the_same_bytes() {
+    let d = tmp_dir("joint");
+    let one = d.join("t1.json");
+    let two = d.join("t2.json");
+    joint(&["--threads", "1", "--out", p(&one)]).ok();
+    joint(&["--threads", "2", "--out", p(&two)]).ok();
+    assert_eq!(read(&one), read(&two), "1 vs 2 threads");
+
+    let j: serde_json::Value = serde_json::from_slice(&read(&one)).expect("json");
+    assert_eq!(j["objective"], "product");
+    assert_eq!(j["space"]["configurations"].as_u64(), Some(48));
+    assert_eq!(j["space"]["screened"].as_u64(), Some(48));
+    assert_eq!(j["space"]["screened_share"], "1/1 (100.0000 %)");
+    assert_eq!(j["space"]["optimised"].as_u64(), Some(0));
+    // 6 units x (gamma_1..gamma_7 once + 2 + 4 + 8 for gamma_8..gamma_10 + Encode, Decode,
+    // truncated Encode)
+    assert_eq!(
+        j["space"]["matrices_counted"].as_u64(),
+        Some(6 * (7 + 14 + 3))
+    );
+    let top = j["screen_top"].as_array().expect("top");
+    assert_eq!(top.len(), 5);
+    let proxies: Vec<f64> = top
+        .iter()
+        .map(|e| e["proxy_cycles"].as_f64().expect("proxy"))
+        .collect();
+    assert!(proxies.windows(2).all(|w| w[0] <= w[1]), "{proxies:?}");
+    assert_eq!(j["best_per_orbit"].as_array().map(Vec::len), Some(3));
+    assert!(j["winner"].is_null());
+
+    // 3 shards, merged in scrambled order
+    let parts: Vec<_> = (0..3).map(|i| d.join(format!("part{i}.json"))).collect();
+    for (i, f) in parts.iter().enumerate() {
+        joint(&["--shard", &format!("{i}/3"), "--out", p(f)]).ok();
+        let s: serde_json::Value = serde_json::from_slice(&read(f)).expect("json");
+        assert_eq!(s["shard"]["index"].as_u64(), Some(i as u64));
+        assert!(s["space"]["covered"]
+            .as_str()
+            .expect("covered")
+            .starts_with("partial"));
+    }
+    let merged = d.join("merged.json");
+    search(&[
+        "merge",
+        p(&parts[1]),
+        p(&parts[2]),
+        p(&parts[0]),
+        "--out",
+        p(&merged),
+    ])
+    .ok();
+    assert_eq!(read(&merged), read(&one), "merged shards vs one run");
+    let r = search(&[
+        "merge",
+        p(&parts[0]),
+        p(&parts[1]),
+        "--out",
+        p(&d.join("x.json")),
+    ]);
+    assert_error(&r, &["missing shard", "2/3"]);
+    let r = search(&[
+        "merge",
+        p(&parts[0]),
+        p(&parts[0]),
+        p(&parts[1]),
+        p(&parts[2]),
+        "--out",
+        p(&d.join("x.json")),
+    ]);
+    assert_error(&r, &["given twice"]);
+    // a shard with a tampered proxy is refused
+    let bad = d.join("tampered.json");
+    let mut t: serde_json::Value = serde_json::from_slice(&read(&parts[0])).expect("json");
+    t["screen_top"][0]["proxy_cycles"] = serde_json::json!(1.0);
+    std::fs::write(&bad, serde_json::to_vec_pretty(&t).expect("ser")).expect("write");
+    let r = search(&[
+        "merge",
+        p(&bad),
+        p(&parts[1]),
+        p(&parts[2]),
+        "--out",
+        p(&d.join("x.json")),
+    ]);
+    assert_error(&r, &["proxy"]);
+
+    // interrupted after 2 of the 6 (orbit, conjugate) units, then resumed
+    let ck = d.join("ckpt.json");
+    let res = d.join("resumed.json");
+    let r = joint(&[
+        "--threads",
+        "1",
+        "--checkpoint",
+        p(&ck),
+        "--stop-after-chunks",
+        "2",
+        "--out",
+        p(&res),
+    ]);
+    assert_eq!(r.code, Some(3), "stderr: {}", r.stderr);
+    assert!(!res.exists(), "no report from a stopped run");
+    let c: serde_json::Value = serde_json::from_slice(&read(&ck)).expect("checkpoint");
+    assert_eq!(c["done"].as_array().map(Vec::len), Some(2));
+    joint(&["--threads", "2", "--checkpoint", p(&ck), "--out", p(&res)]).ok();
+    assert_eq!(read(&res), read(&one), "resumed vs uninterrupted");
+    // the checkpoint refuses another configuration
+    let r = search(&[
+        "moduli",
+        "--m",
+        "32",
+        "--l",
+        "10",
+        "--objective",
+        "product",
+        "--orbits",
+        "3",
+        "--conjugates",
+        "2",
+        "--offset-bits",
+        "3",
+        "--top",
+        "4",
+        "--optimise",
+        "0",
+        "--checkpoint",
+        p(&ck),
+        "--out",
+        p(&d.join("x.json")),
+    ]);
+    assert_error(&r, &["top"]);
+}
+
+#[test]
+fn bad_flags_are_clean_errors() {
+    let d = tmp_dir("joint-bad");
+    let out = d.join("o.json");
+    let o = p(&out);
+    let base = |extra: &[&str]| {
+        let mut a = vec!["moduli", "--m", "32", "--l", "10", "--objective", "product"];
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&["--out", o]);
+        search(&a)
+    };
+    assert_error(
+        &base(&["--conjugates", "0"]),
+        &["--conjugates 0", "1 <= J <= m"],
+    );
+    assert_error(&base(&["--conjugates", "33"]), &["--conjugates 33"]);
+    assert_error(
+        &base(&["--offset-bits", "11"]),
+        &["--offset-bits 11", "B <= l"],
+    );
+    assert_error(&base(&["--orbits", "0"]), &["--orbits"]);
+    assert_error(&base(&["--top", "0"]), &["--top"]);
+    assert_error(&base(&["--shard", "3/3"]), &["I must be smaller than S"]);
+    assert_error(&base(&["--max-poly-weight", "5"]), &["--max-poly-weight"]);
+    let r = search(&[
+        "moduli",
+        "--m",
+        "16",
+        "--l",
+        "6",
+        "--objective",
+        "product",
+        "--out",
+        o,
+    ]);
+    assert_error(&r, &["m = 32"]);
+    let r = search(&[
+        "moduli", "--m", "32", "--l", "10", "--orbits", "3", "--out", o,
+    ]);
+    assert_error(&r, &["--orbits", "--objective product"]);
+    let r = search(&["moduli", "--m", "32", "--l", "10", "--objective", "cycles"]);
+    assert_eq!(
+        r.code,
+        Some(2),
+        "clap rejects an unknown objective: {}",
+        r.stderr
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn the_screen_is_the_model_on_paar_counts() {
+    let a = search::joint::JointArgs {
+        m: 32,
+        l: 10,
+        within: None,
+        orbits: 2,
+        conjugates: 3,
+        offset_bits: 2,
+        n: None,
+        c: None,
+        top: 4,
+        optimise: 0,
+        shard: None,
+    };
+    let p = search::joint::prepare(&a, Some(1)).expect("prepare");
+    // the published HQC-1 configuration and its lightest orbit
+    assert_eq!((p.config.n, p.config.c), (17669, 3072));
+    assert_eq!(p.orbits[0].weight, 85);
+    for idx in [0usize, 4] {
+        let (r, k) = ((idx / 3) as u32, (idx % 3) as u32);
+        let acc = p.run_chunk(idx).expect("chunk");
+        assert_eq!(acc.screened, 4);
+        for key in &acc.top {
+            assert_eq!((key.orbit, key.conjugate), (r, k));
+            let (_, direct) = p.proxy_direct(r, k, key.offset).expect("direct");
+            assert!(
+                (direct - key.proxy).abs() <= 1e-9 * direct,
+                "unit {idx} offset {}: screen {} direct {direct}",
+                key.offset,
+                key.proxy
+            );
+        }
+    }
+    // conjugates: beta^(2^k), and the 32nd is beta again
+    let b = 0x0028_b51fu32;
+    assert_eq!(search::joint::conjugate(b, 32), b);
+    assert_ne!(search::joint::conjugate(b, 1), b);
+}
+
+#[test]
+fn fast_paar_count_equals_the_algebra_paar() {
+    // seeded random 32 x 32 matrices and multiplication matrices of chain elements
+    let mut s = 0x5eed_u64;
+    let mut next = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        s >> 16
+    };
+    for round in 0..40 {
+        let rows: Vec<u64> = (0..32)
+            .map(|_| {
+                let r = next() & 0xffff_ffff;
+                if round % 2 == 0 {
+                    r & next()
+                } else {
+                    r
+                }
+            })
+            .collect();
+        let want = algebra::slp::paar::paar(&rows, 32, None).xor_count();
+        assert_eq!(
+            search::joint::paar::paar_count(&rows, 32),
+            want,
+            "round {round}"
+        );
+    }
+    let cb = fafft_config::transform::coords(0x0028_b51f);
+    for o in [0u64, 1, 77, 1023] {
+        let g = fafft_config::transform::element((cb << 10) ^ o);
+        let m = fafft_config::transform::mul_matrix(32, g);
+        let rows = fafft_config::xorprog::rows_of(&m, 32, 32);
+        let want = algebra::slp::paar::paar(&rows, 32, None).xor_count();
+        assert_eq!(
+            search::joint::paar::paar_count(&rows, 32),
+            want,
+            "offset {o}"
+        );
+    }
+}
