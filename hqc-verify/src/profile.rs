@@ -53,7 +53,17 @@ pub struct OpProfile {
     pub components_us: Vec<(String, f64)>,
     /// Mean time outside the components, µs.
     pub other_us: f64,
+    /// Probed iterations left out of the means: slower than [`OUTLIER_FACTOR`] × the median
+    /// probed iteration (preempted by other jobs on the machine).
+    pub dropped: usize,
 }
+
+/// A probed iteration slower than this multiple of the median probed iteration is left out
+/// of the component means. One preemption (a time slice of another job, milliseconds) in an
+/// operation of tens of µs would otherwise be charged to whichever component was running and
+/// dominate its mean; the kept iterations are the same for every component, so components +
+/// other = the probed mean still holds.
+pub const OUTLIER_FACTOR: f64 = 1.5;
 
 /// The profile of one level.
 #[derive(Clone, Debug, Serialize)]
@@ -89,18 +99,29 @@ fn measure(
         plain(i);
         times.push(t.elapsed().as_secs_f64() * 1e6);
     }
-    let mut probe = TimingProbe::default();
-    let t = Instant::now();
+    // One unmeasured probed run first (first-call costs of the probed path), then each
+    // probed iteration with its own probe, so that preempted iterations can be left out.
+    probed(0, &mut TimingProbe::default());
+    let mut runs: Vec<(f64, TimingProbe)> = Vec::with_capacity(iterations);
     for i in 0..iterations {
+        let mut probe = TimingProbe::default();
+        let t = Instant::now();
         probed(i, &mut probe);
+        runs.push((t.elapsed().as_secs_f64() * 1e6, probe));
     }
-    let total = t.elapsed().as_secs_f64() * 1e6 / iterations as f64;
+    let limit = OUTLIER_FACTOR * median(runs.iter().map(|(t, _)| *t).collect());
+    let kept: Vec<&(f64, TimingProbe)> = runs.iter().filter(|(t, _)| *t <= limit).collect();
+    let n = kept.len().max(1) as f64;
+    let total = kept.iter().map(|(t, _)| t).sum::<f64>() / n;
     let comps: Vec<(String, f64)> = Component::ALL
         .iter()
         .map(|c| {
             (
                 c.label().to_string(),
-                probe.totals[c.index()].as_secs_f64() * 1e6 / iterations as f64,
+                kept.iter()
+                    .map(|(_, p)| p.totals[c.index()].as_secs_f64() * 1e6)
+                    .sum::<f64>()
+                    / n,
             )
         })
         .collect();
@@ -112,6 +133,7 @@ fn measure(
         probed_mean_us: total,
         components_us: comps,
         other_us: (total - sum).max(0.0),
+        dropped: runs.len() - kept.len(),
     }
 }
 

@@ -39,7 +39,7 @@ use crate::m4cycles::{self, ClassCounts};
 use crate::multiplier::MultiplierKind;
 
 /// Version of the profile JSON (docs/board.md §14).
-pub const PROFILE_SCHEMA_VERSION: u32 = 1;
+pub const PROFILE_SCHEMA_VERSION: u32 = 2;
 
 /// The three KEM operations, as the harness labels their regions.
 pub const OPERATIONS: [(&str, &str); 3] = [
@@ -106,6 +106,9 @@ pub struct OperationProfile {
     pub cycles: u64,
     /// Host: median time without the probe, µs.
     pub host_median_us: Option<f64>,
+    /// Host: probed iterations left out of the component means (preempted,
+    /// [`crate::profile::OUTLIER_FACTOR`]).
+    pub host_dropped: Option<usize>,
     /// One row per component in `Component::ALL` order, then `other`.
     pub components: Vec<ComponentFigures>,
 }
@@ -315,6 +318,7 @@ fn operation_profile(
         instructions: op.instructions,
         cycles: total_cycles,
         host_median_us: None,
+        host_dropped: None,
         components: rows,
     }
 }
@@ -503,6 +507,7 @@ fn add_host(fp: &mut FlavourProfile, host: &crate::profile::LevelProfile) {
             continue;
         };
         op.host_median_us = Some(h.median_us);
+        op.host_dropped = Some(h.dropped);
         for row in &mut op.components {
             let us = if row.key == "other" {
                 Some(h.other_us)
@@ -524,11 +529,14 @@ fn add_host(fp: &mut FlavourProfile, host: &crate::profile::LevelProfile) {
     }
 }
 
-/// The default Reed-Solomon decoder of the board at `level`: the one with fewer estimated
-/// cycles in the RS decode region (docs/board.md §14, measured with `--profile`).
+/// The default Reed-Solomon decoder of the board at `level`: the one with fewer Decaps
+/// instructions on the board (docs/board.md §14; `bench.sh` on the plain and `FEATURES=eea`
+/// builds of the committed exports, flavour 2026-02, KAT entry 0). EEA is the faster at every
+/// level: Decaps 5,785,578 vs 5,794,706 (HQC-1), 13,476,251 vs 13,495,751 (HQC-3),
+/// 20,684,784 vs 20,738,007 (HQC-5) instructions (EEA vs Berlekamp-Massey).
 pub fn default_decoder(level: Level) -> Decoder {
     match level {
-        Level::Hqc1 | Level::Hqc3 | Level::Hqc5 => Decoder::Bm,
+        Level::Hqc1 | Level::Hqc3 | Level::Hqc5 => Decoder::Eea,
     }
 }
 
@@ -647,6 +655,7 @@ pub fn execute(args: &BoardArgs) -> Result<ProfileReport, BoardError> {
         }
         flavours.push(fp);
     }
+    relativise(&mut ck, &paths.repo);
     let failed = ck.failed();
     Ok(ProfileReport {
         schema: "hqc-verify-board-profile".into(),
@@ -673,6 +682,18 @@ pub fn execute(args: &BoardArgs) -> Result<ProfileReport, BoardError> {
         timing: super::counts::timing(),
         note: PROFILE_NOTE.into(),
     })
+}
+
+/// Paths in the checks' details relative to the repository root (`<repo>/build/...` becomes
+/// `build/...`), so that the report names no checkout-specific folder.
+fn relativise(ck: &mut Checks, repo: &Path) {
+    let mut root = repo.display().to_string();
+    if !root.ends_with('/') {
+        root.push('/');
+    }
+    for c in &mut ck.0 {
+        c.detail = c.detail.replace(&root, "");
+    }
 }
 
 fn command_of(args: &BoardArgs, level: Level, decoder: Decoder) -> String {
@@ -737,7 +758,10 @@ pub fn render_text(r: &ProfileReport) -> String {
                 thousands(op.instructions),
                 thousands(op.cycles),
                 op.host_median_us
-                    .map(|u| format!("; host median {u:.1} us"))
+                    .map(|u| format!(
+                        "; host median {u:.1} us ({} preempted probed iterations left out)",
+                        op.host_dropped.unwrap_or(0)
+                    ))
                     .unwrap_or_default()
             );
             let _ = writeln!(
