@@ -5,11 +5,15 @@
 //! cargo run --release -p fwgen --example routine_totals -- \
 //!     [--beta 0x00103674] [--chain artifact] [--m 32] [--l 10] \
 //!     [--slp best|bp|paar] [--slp-restarts N] [--restarts N] [--polish N] [--seed S] [--asm DIR]
+//!     [--slp-cache FILE]
 //! ```
 //!
-//! The input programs come from `algebra::slp::optimise` (method and restarts as given).
+//! The input programs come from `algebra::slp::optimise` (method and restarts as given). With
+//! `--slp-cache FILE` they are read from FILE if it exists (written by an earlier run with the
+//! same configuration and SLP options; a development aid), else computed and written there.
+//! The emission time of the routines (the backend alone) is printed on the last line.
 
-use algebra::slp::{optimise, Method, SlpOptions};
+use algebra::slp::{optimise, Method, Slp, SlpOptions};
 use anyhow::{bail, Context, Result};
 use fwgen::thumb2::{emit, EmitOptions, Stats};
 use search::codegen::{mul_matrix, rows_of, Chain, TransformPrograms};
@@ -22,6 +26,7 @@ fn main() -> Result<()> {
     let mut slp_restarts = algebra::slp::DEFAULT_RESTARTS;
     let mut opts = EmitOptions::default();
     let mut asm_dir: Option<std::path::PathBuf> = None;
+    let mut cache: Option<std::path::PathBuf> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -42,6 +47,7 @@ fn main() -> Result<()> {
             "--polish" => opts.budget.polish = v.parse().context("bad --polish")?,
             "--seed" => opts.budget.seed = v.parse().context("bad --seed")?,
             "--asm" => asm_dir = Some(v.into()),
+            "--slp-cache" => cache = Some(v.into()),
             o => bail!("unknown option {o}"),
         }
         i += 2;
@@ -73,26 +79,102 @@ fn main() -> Result<()> {
         "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
         "routine", "xors", "eor", "vmov", "load", "store", "p/p", "other", "total"
     );
+    let cached = match &cache {
+        Some(f) if f.exists() => Some(read_cache(f, mats.len())?),
+        _ => None,
+    };
+    let slps: Vec<Slp> = match cached {
+        Some(v) => v,
+        None => {
+            let mut v = Vec::new();
+            for (_, rows) in &mats {
+                v.push(optimise(rows, n, &sopts)?.slp);
+            }
+            if let Some(f) = &cache {
+                write_cache(f, &v)?;
+            }
+            v
+        }
+    };
     let mut sum = Stats::default();
     let mut xors = 0;
-    for (name, rows) in &mats {
-        let res = optimise(rows, n, &sopts)?;
-        let r = emit(&format!("fw_{name}"), &res.slp, &opts)?;
+    let t0 = std::time::Instant::now();
+    for ((name, rows), slp) in mats.iter().zip(&slps) {
+        slp.verify_masks(rows)?;
+        let r = emit(&format!("fw_{name}"), slp, &opts)?;
         let s = r.stats;
         println!(
             "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
-            name, res.xors, s.eor, s.vmov, s.load, s.store, s.push_pop, s.other, s.total
+            name,
+            slp.xor_count(),
+            s.eor,
+            s.vmov,
+            s.load,
+            s.store,
+            s.push_pop,
+            s.other,
+            s.total
         );
         if let Some(d) = &asm_dir {
             std::fs::create_dir_all(d)?;
             std::fs::write(d.join(format!("fw_{name}.S")), &r.asm)?;
         }
-        xors += res.xors;
+        xors += slp.xor_count();
         sum = sum.add(&s);
     }
     println!(
         "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
         "total", xors, sum.eor, sum.vmov, sum.load, sum.store, sum.push_pop, sum.other, sum.total
     );
+    println!("emission time {:.2} s", t0.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// One program a line: `n_in;a,b a,b ...;o o - o` (`-` a zero output).
+fn write_cache(f: &std::path::Path, slps: &[Slp]) -> Result<()> {
+    let mut s = String::new();
+    for p in slps {
+        let ops: Vec<String> = p.ops.iter().map(|(a, b)| format!("{a},{b}")).collect();
+        let outs: Vec<String> = p
+            .outputs
+            .iter()
+            .map(|o| o.map_or("-".to_string(), |v| v.to_string()))
+            .collect();
+        s.push_str(&format!(
+            "{};{};{}\n",
+            p.n_in,
+            ops.join(" "),
+            outs.join(" ")
+        ));
+    }
+    std::fs::write(f, s).with_context(|| format!("writing {}", f.display()))
+}
+
+fn read_cache(f: &std::path::Path, want: usize) -> Result<Vec<Slp>> {
+    let text = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+    let mut v = Vec::new();
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split(';').collect();
+        let [n_in, ops, outs] = parts[..] else {
+            bail!("{}: bad line", f.display());
+        };
+        let mut o = Vec::new();
+        for t in ops.split_whitespace() {
+            let (a, b) = t.split_once(',').context("bad op")?;
+            o.push((a.parse()?, b.parse()?));
+        }
+        let mut out = Vec::new();
+        for t in outs.split_whitespace() {
+            out.push(if t == "-" { None } else { Some(t.parse()?) });
+        }
+        v.push(Slp {
+            n_in: n_in.parse()?,
+            ops: o,
+            outputs: out,
+        });
+    }
+    if v.len() != want {
+        bail!("{}: {} programs, expected {want}", f.display(), v.len());
+    }
+    Ok(v)
 }

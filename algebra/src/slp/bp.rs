@@ -154,7 +154,36 @@ fn dist_with_impl(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Vi
 }
 
 /// Sums of two distinct base elements → one such pair (signal indices).
-type PairSums = MaskMap<(usize, usize)>;
+///
+/// A bit filter (one bit per hash bucket) answers most failing lookups without touching the
+/// map; it never changes a result.
+struct PairSums {
+    map: MaskMap<(usize, usize)>,
+    filter: Vec<u64>,
+}
+
+/// log2 of the filter's bits (128 KiB).
+const FILTER_BITS: u32 = 20;
+
+impl PairSums {
+    #[inline(always)]
+    fn slot(v: u64) -> usize {
+        (v.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - FILTER_BITS)) as usize
+    }
+    #[inline(always)]
+    fn get(&self, v: &u64) -> Option<&(usize, usize)> {
+        let h = Self::slot(*v);
+        if self.filter[h / 64] >> (h % 64) & 1 == 0 {
+            return None;
+        }
+        self.map.get(v)
+    }
+    fn insert(&mut self, v: u64, p: (usize, usize)) {
+        let h = Self::slot(v);
+        self.filter[h / 64] |= 1u64 << (h % 64);
+        self.map.entry(v).or_insert(p);
+    }
+}
 
 impl State {
     fn new(rows: &[u64], n_in: usize) -> Self {
@@ -167,7 +196,10 @@ impl State {
                 resid: Vec::new(),
             })
             .collect();
-        let mut pairs = PairSums::default();
+        let mut pairs = PairSums {
+            map: MaskMap::default(),
+            filter: vec![0u64; (1usize << FILTER_BITS) / 64],
+        };
         for x in 0..n_in {
             for y in x + 1..n_in {
                 pairs.insert((1u64 << x) ^ (1u64 << y), (x, y));
@@ -220,7 +252,7 @@ impl State {
             t.resid.push(t.value ^ s);
         }
         for x in 0..k {
-            self.pairs.entry(self.b.vals[x] ^ s).or_insert((x, k));
+            self.pairs.insert(self.b.vals[x] ^ s, (x, k));
         }
         self.nvals.push(s);
         self.nidx.push(k);

@@ -13,6 +13,7 @@
 
 use super::bp::{bp, bp_from, BpTuning};
 use super::paar::paar;
+use super::resynth::resynth;
 use super::rng::{restart_seed, SplitMix64};
 use super::transpose::{simplify, transpose, transpose_rows};
 use super::{Slp, SlpError};
@@ -373,6 +374,14 @@ pub fn optimise(rows: &[u64], n_in: usize, opts: &SlpOptions) -> Result<SlpResul
                 slp = p;
                 method = format!("{first}+lns{c}");
             }
+        }
+    }
+    if opts.method != Method::Paar {
+        let q = resynth(&slp);
+        if q.xor_count() < xors && q.verify_masks(rows).is_ok() {
+            xors = q.xor_count();
+            slp = q;
+            method.push_str("+resynth");
         }
     }
     slp.verify_masks(rows)?;

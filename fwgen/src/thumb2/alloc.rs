@@ -88,6 +88,9 @@ struct St<'a> {
     high_slots: bool,
     locks: u32,
     flushing: bool,
+    loading_out: bool,
+    out_done: Vec<bool>,
+    next_out_def: Vec<usize>,
     insns: Vec<Insn>,
 }
 
@@ -106,6 +109,14 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
         if let Some(s) = *o {
             outputs_of[s].push(i);
         }
+    }
+    let mut next_out_def = vec![NONE; order.len() + 1];
+    for t in (0..order.len()).rev() {
+        next_out_def[t] = if outputs_of[slp.n_in + order[t]].is_empty() {
+            next_out_def[t + 1]
+        } else {
+            t
+        };
     }
     let mut st = St {
         slp,
@@ -127,6 +138,9 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
         high_slots: false,
         locks: 0,
         flushing: false,
+        loading_out: false,
+        out_done: vec![false; slp.outputs.len()],
+        next_out_def,
         insns: Vec::new(),
     };
     st.reg[0] = Some(Val::OutPtr);
@@ -194,7 +208,7 @@ impl St<'_> {
             let mut i = 0;
             while i < zeros.len() {
                 let o = zeros[i];
-                if self.p.pair_stores && o.is_multiple_of(2) && zeros.get(i + 1) == Some(&(o + 1)) {
+                if self.p.pair_stores && zeros.get(i + 1) == Some(&(o + 1)) {
                     self.insns.push(Insn::Strd {
                         rt: r,
                         rt2: r,
@@ -212,6 +226,9 @@ impl St<'_> {
                 }
             }
             self.reg[r as usize] = None;
+            for &o in &zeros {
+                self.out_done[o] = true;
+            }
         }
         for q in 0..self.slp.n_in {
             if !self.outputs_of[q].is_empty() && self.uses[q].is_empty() {
@@ -268,9 +285,10 @@ impl St<'_> {
         if !self.flushing
             && !self.pending[s].is_empty()
             && self.out_reg.is_some()
-            && !self.p.defer_stores
+            && self.sig_reg[s].is_some()
+            && (!self.p.defer_stores || self.store_now(s))
         {
-            self.flush()?;
+            self.store_pending(s)?;
         }
         if !self.live(s) {
             self.kill(s);
@@ -292,17 +310,7 @@ impl St<'_> {
                 }
                 NONE
             }
-            Val::OutPtr => {
-                if self.pending.iter().any(|p| !p.is_empty()) {
-                    return self.pos;
-                }
-                for t in self.pos..self.order.len() {
-                    if !self.outputs_of[n_in + self.order[t]].is_empty() {
-                        return t;
-                    }
-                }
-                NONE
-            }
+            Val::OutPtr => self.next_out_def.get(self.pos).copied().unwrap_or(NONE),
             _ => NONE,
         }
     }
@@ -314,18 +322,128 @@ impl St<'_> {
             .find(|&r| self.reg[r as usize].is_none() && !self.is_locked(r))
     }
 
-    /// A free register, flushing pending outputs or evicting if needed.
+    /// A free register, evicting if needed.
     fn get_reg(&mut self) -> Result<Reg, FwgenError> {
         if let Some(r) = self.free_reg() {
             return Ok(r);
         }
-        if !self.flushing && self.pending.iter().any(|p| !p.is_empty()) {
-            self.flush()?;
-            if let Some(r) = self.free_reg() {
-                return Ok(r);
+        self.evict(false)
+    }
+
+    /// The signal whose pending outputs include output `q`, if it is in a register.
+    fn pending_resident(&self, q: usize) -> Option<(usize, Reg)> {
+        let t = (*self.slp.outputs.get(q)?)?;
+        if self.pending[t].contains(&q) {
+            self.sig_reg[t].map(|r| (t, r))
+        } else {
+            None
+        }
+    }
+
+    /// Neighbours of output `o` (o - 1 and o + 1) that exist.
+    fn neighbours(&self, o: usize) -> impl Iterator<Item = usize> {
+        let n = self.slp.outputs.len();
+        [o.checked_sub(1), Some(o + 1)]
+            .into_iter()
+            .flatten()
+            .filter(move |&q| q < n)
+    }
+
+    /// With deferred stores: store the outputs of `s` now when one of them pairs with a
+    /// resident pending neighbour, or none of them can ever pair.
+    fn store_now(&self, s: usize) -> bool {
+        if !self.p.pair_stores {
+            return true;
+        }
+        let mut any_future = false;
+        for &o in &self.pending[s] {
+            for q in self.neighbours(o) {
+                if self
+                    .pending_resident(q)
+                    .is_some_and(|(t, _)| t != s || q != o)
+                {
+                    return true;
+                }
+                if !self.out_done[q] {
+                    any_future = true;
+                }
             }
         }
-        self.evict(false)
+        !any_future
+    }
+
+    fn mark_stored(&mut self, t: usize, q: usize) {
+        self.pending[t].retain(|&x| x != q);
+        self.out_done[q] = true;
+        if self.sig_stored[t].is_none() {
+            self.sig_stored[t] = Some(q);
+        }
+    }
+
+    /// Store the pending outputs of the resident signal `s`, each paired (STRD) with a pending
+    /// resident neighbour output when there is one; neighbours that die are freed.
+    fn store_pending(&mut self, s: usize) -> Result<(), FwgenError> {
+        let Some(r) = self.sig_reg[s] else {
+            return Err(FwgenError::Internal(format!(
+                "pending signal {s} not resident"
+            )));
+        };
+        let locks_before = self.locks;
+        let was_flushing = self.flushing;
+        self.flushing = true;
+        self.lock(r);
+        let res = self.store_pending_locked(s, r);
+        self.locks = locks_before;
+        self.flushing = was_flushing;
+        res
+    }
+
+    fn store_pending_locked(&mut self, s: usize, r: Reg) -> Result<(), FwgenError> {
+        let outp = self.ptr_reg(Val::OutPtr)?;
+        self.lock(outp);
+        let outs = self.pending[s].clone();
+        let mut freed = Vec::new();
+        for o in outs {
+            if !self.pending[s].contains(&o) {
+                continue;
+            }
+            let mut partner = None;
+            if self.p.pair_stores {
+                for q in self.neighbours(o) {
+                    if let Some((t, rt)) = self.pending_resident(q) {
+                        partner = Some((q, t, rt));
+                        break;
+                    }
+                }
+            }
+            match partner {
+                Some((q, t, rt)) => {
+                    let (lo, r_lo, r_hi) = if q < o { (q, rt, r) } else { (o, r, rt) };
+                    self.insns.push(Insn::Strd {
+                        rt: r_lo,
+                        rt2: r_hi,
+                        base: outp,
+                        off: 4 * lo as u32,
+                    });
+                    self.mark_stored(t, q);
+                    if t != s {
+                        freed.push(t);
+                    }
+                }
+                None => self.insns.push(Insn::Str {
+                    rt: r,
+                    base: outp,
+                    off: 4 * o as u32,
+                }),
+            }
+            self.mark_stored(s, o);
+        }
+        for t in freed {
+            if !self.live(t) && !self.sig_reg[t].is_some_and(|rt| self.is_locked(rt)) {
+                self.kill(t);
+            }
+        }
+        Ok(())
     }
 
     /// Evict by dirty-aware farthest-first; `allow_pending` permits spilling a final output
@@ -340,10 +458,26 @@ impl St<'_> {
                 None => return Ok(r),
                 Some(Val::Reserved) => continue,
                 Some(Val::Sig(s)) => {
+                    let nu = self.next_use(s);
                     if !self.pending[s].is_empty() && !allow_pending {
+                        if self.loading_out {
+                            continue;
+                        }
+                        // storing is due anyway: a dead one costs nothing extra
+                        let k = if nu == NONE {
+                            let pairs = self.pending[s].iter().any(|&o| {
+                                self.neighbours(o)
+                                    .any(|q| self.pending_resident(q).is_some())
+                            });
+                            NONE - 2 + usize::from(pairs)
+                        } else {
+                            nu.saturating_add(self.p.clean_bonus)
+                        };
+                        if best.is_none_or(|(bk, _)| k > bk) {
+                            best = Some((k, r));
+                        }
                         continue;
                     }
-                    let nu = self.next_use(s);
                     let bonus = if self.is_clean(s) {
                         self.p.clean_bonus
                     } else {
@@ -366,6 +500,19 @@ impl St<'_> {
             ));
         };
         match self.reg[r as usize] {
+            Some(Val::Sig(s)) if !self.pending[s].is_empty() && !allow_pending => {
+                self.store_pending(s)?;
+                if self.sig_reg[s] != Some(r) {
+                    return Err(FwgenError::Internal(format!(
+                        "signal {s} moved while stored"
+                    )));
+                }
+                if self.live(s) {
+                    self.sig_reg[s] = None;
+                } else {
+                    self.kill(s);
+                }
+            }
             Some(Val::Sig(s)) => {
                 if !self.is_clean(s) || !self.pending[s].is_empty() {
                     let sl = self.take_slot()?;
@@ -432,7 +579,11 @@ impl St<'_> {
         let r = if let Some(r) = self.free_reg() {
             r
         } else {
-            self.evict(false)?
+            let was = self.loading_out;
+            self.loading_out = true;
+            let got = self.evict(false);
+            self.loading_out = was;
+            got?
         };
         let off = if v == Val::OutPtr { OUT_SLOT } else { IN_SLOT };
         self.insns.push(Insn::Ldr {
@@ -475,27 +626,25 @@ impl St<'_> {
             from_in && (self.in_reg.is_some() || stored.is_none() || self.out_reg.is_none());
         if use_in {
             let base = self.ptr_reg(Val::InPtr)?;
-            let partner = s ^ 1;
+            let cands = [s.checked_sub(1), Some(s + 1)];
+            let partner = cands
+                .into_iter()
+                .flatten()
+                .filter(|&q| q < n_in && self.sig_reg[q].is_none() && self.next_use(q) != NONE)
+                .min_by_key(|&q| self.next_use(q))
+                .unwrap_or(usize::MAX);
             let mut paired = false;
-            if self.p.pair_loads
-                && partner < n_in
-                && self.sig_reg[partner].is_none()
-                && self.next_use(partner) != NONE
-            {
+            if self.p.pair_loads && partner != usize::MAX {
                 self.lock(base);
                 let r2 = self.free_reg();
                 self.unlock(base);
                 if let Some(r2) = r2 {
-                    let (lo, hi) = if s.is_multiple_of(2) {
-                        (r, r2)
-                    } else {
-                        (r2, r)
-                    };
+                    let (lo, hi) = if partner > s { (r, r2) } else { (r2, r) };
                     self.insns.push(Insn::Ldrd {
                         rt: lo,
                         rt2: hi,
                         base,
-                        off: 4 * (s & !1) as u32,
+                        off: 4 * s.min(partner) as u32,
                     });
                     self.place(s, r);
                     self.place(partner, r2);
@@ -583,7 +732,7 @@ impl St<'_> {
         let mut i = 0;
         while i < outs.len() {
             let (o, r) = outs[i];
-            if self.p.pair_stores && o % 2 == 0 && i + 1 < outs.len() && outs[i + 1].0 == o + 1 {
+            if self.p.pair_stores && i + 1 < outs.len() && outs[i + 1].0 == o + 1 {
                 self.insns.push(Insn::Strd {
                     rt: r,
                     rt2: outs[i + 1].1,
@@ -603,9 +752,12 @@ impl St<'_> {
         self.locks = locks_before;
         self.flushing = false;
         sigs.sort_unstable();
+        for &(o, _) in &outs {
+            self.out_done[o] = true;
+        }
         for s in sigs {
             if let Some(&o) = self.pending[s].first() {
-                self.sig_stored[s] = Some(o);
+                self.sig_stored[s].get_or_insert(o);
             }
             self.pending[s].clear();
             if !self.live(s) {

@@ -154,6 +154,106 @@ fn list_schedule(slp: &Slp, live: &[bool], w: Weights, rng: &mut SplitMix64) -> 
     order
 }
 
+/// Number of not-yet-scheduled ops in the cone of signal `s`; `mark` is scratch (all false on
+/// entry and exit).
+fn undone_cone(
+    slp: &Slp,
+    s: usize,
+    done: &[bool],
+    mark: &mut [bool],
+    stack: &mut Vec<usize>,
+) -> usize {
+    let n_in = slp.n_in;
+    let mut count = 0;
+    let mut seen = Vec::new();
+    stack.clear();
+    stack.push(s);
+    while let Some(x) = stack.pop() {
+        if x < n_in || done[x - n_in] || mark[x] {
+            continue;
+        }
+        mark[x] = true;
+        seen.push(x);
+        count += 1;
+        let (a, b) = slp.ops[x - n_in];
+        stack.push(a);
+        stack.push(b);
+    }
+    for x in seen {
+        mark[x] = false;
+    }
+    count
+}
+
+/// Output-driven order: outputs one at a time (next: the one whose cone has the fewest ops not
+/// yet scheduled, plus noise; with `pair`, the partner `o ^ 1` of the last output first when it
+/// is not done), each cone in post-order with the larger operand cone first (Sethi-Ullman).
+fn cone_schedule(slp: &Slp, noise: f64, pair: bool, rng: &mut SplitMix64) -> Vec<usize> {
+    let n_in = slp.n_in;
+    let n = slp.n_signals();
+    let mut done = vec![false; slp.ops.len()];
+    let mut mark = vec![false; n];
+    let mut stack = Vec::new();
+    let mut order = Vec::new();
+    let outs: Vec<(usize, usize)> = slp
+        .outputs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| o.filter(|&s| s >= n_in).map(|s| (i, s)))
+        .collect();
+    let mut left: Vec<(usize, usize)> = outs.clone();
+    let mut last: Option<usize> = None;
+    while !left.is_empty() {
+        let mut pick = None;
+        if pair {
+            if let Some(l) = last {
+                pick = left.iter().position(|&(i, _)| i == l ^ 1);
+            }
+        }
+        let idx = match pick {
+            Some(p) => p,
+            None => {
+                let mut best = (f64::INFINITY, 0usize);
+                for (j, &(_, s)) in left.iter().enumerate() {
+                    let c = undone_cone(slp, s, &done, &mut mark, &mut stack) as f64
+                        + noise * unit(rng);
+                    if c < best.0 {
+                        best = (c, j);
+                    }
+                }
+                best.1
+            }
+        };
+        let (oi, s) = left.remove(idx);
+        last = Some(oi);
+        // iterative post-order, larger cone first
+        let mut st: Vec<(usize, bool)> = vec![(s, false)];
+        while let Some((x, expanded)) = st.pop() {
+            if x < n_in || done[x - n_in] {
+                continue;
+            }
+            if expanded {
+                done[x - n_in] = true;
+                order.push(x - n_in);
+                continue;
+            }
+            st.push((x, true));
+            let (a, b) = slp.ops[x - n_in];
+            let ca = undone_cone(slp, a, &done, &mut mark, &mut stack);
+            let cb = undone_cone(slp, b, &done, &mut mark, &mut stack);
+            // pushed last = visited first
+            if ca >= cb {
+                st.push((b, false));
+                st.push((a, false));
+            } else {
+                st.push((a, false));
+                st.push((b, false));
+            }
+        }
+    }
+    order
+}
+
 /// The best order found and its allocation.
 pub struct Best {
     /// The emitted body.
@@ -236,6 +336,13 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
             }
         };
         let order = list_schedule(slp, &live, w, &mut rng);
+        for &p in &choices {
+            consider(order.clone(), p, &mut best);
+        }
+    }
+    for r in 0..budget.restarts.max(2) {
+        let noise = if r < 2 { 0.0 } else { 4.0 * unit(&mut rng) };
+        let order = cone_schedule(slp, noise, r % 2 == 1, &mut rng);
         for &p in &choices {
             consider(order.clone(), p, &mut best);
         }
