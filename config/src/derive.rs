@@ -3,12 +3,13 @@
 //! §9). `search export` writes what [`Config::derive`] computes, and
 //! [`crate::spec::Loaded::verify`] computes it again to compare, so both share this code.
 
+use crate::artefacts::{Artefacts, Optimise};
 use crate::error::ConfigError;
 use crate::layout::{poly_words32, s0_gft, swap32};
 use crate::routines::{self, AsmRoutine};
 use crate::rules;
 use crate::transform::{self, Chain, TransformPrograms};
-use crate::xorprog::{programs_for, XorProgram};
+use crate::xorprog::{rows_of, XorProgram};
 
 use algebra::cantor::CantorBasis;
 use algebra::crt::Crt;
@@ -78,6 +79,10 @@ pub struct Derived {
     /// The Thumb-2 routines of γ_1 … γ_l, the extra γ_j, Encode and Decode, in that order
     /// ([`crate::routines`]).
     pub routines: Vec<AsmRoutine>,
+    /// The `xor_counts.method` of the programs (provenance: the generator that wrote them).
+    pub programs_method: String,
+    /// The Thumb-2 backend budget the routines name (provenance).
+    pub routine_budget: fwgen::thumb2::Budget,
 }
 
 impl Derived {
@@ -113,8 +118,14 @@ impl Config {
         Ok(big_n)
     }
 
-    /// Compute and self-check everything (docs/params-json.md, "Derivation").
+    /// Compute and self-check everything (docs/params-json.md, "Derivation"), the programs
+    /// and routines by the optimiser and the backend.
     pub fn derive(&self) -> Result<Derived, ConfigError> {
+        self.derive_with(&Optimise)
+    }
+
+    /// [`Config::derive`] with the programs and routines from `src` ([`crate::artefacts`]).
+    pub fn derive_with(&self, src: &dyn Artefacts) -> Result<Derived, ConfigError> {
         let big_n = self.validate()?;
         let basis = CantorBasis::tower32();
         let gl = self.chain.gamma_top(self.m, self.l, self.beta)?;
@@ -135,7 +146,9 @@ impl Config {
         if self.c > 0 && !modulus.bit(0) {
             return Err(ConfigError::NotCoprime { c: self.c });
         }
-        let tp = TransformPrograms::new(self.m, self.l, self.beta, gl)?;
+        let tp = TransformPrograms::build(self.m, self.l, self.beta, gl, &|what, rows, n| {
+            src.program(what, rows, n)
+        })?;
         let plan_cols: Vec<u32> = plan
             .encode_matrix()
             .cols()
@@ -168,8 +181,9 @@ impl Config {
         } else {
             (Vec::new(), Vec::new())
         };
-        let (gamma_extra, gamma_extra_note) = self.gamma_extra(gl)?;
-        let routines = routines::emit_all(&routines::jobs(&tp, &gamma_extra), routines::threads())
+        let (gamma_extra, gamma_extra_note) = self.gamma_extra(gl, src)?;
+        let routines = src
+            .routines(&routines::jobs(&tp, &gamma_extra))
             .map_err(|e| {
                 ConfigError::from(transform::ChainError::Program {
                     what: e.name.clone(),
@@ -192,12 +206,18 @@ impl Config {
             gamma_extra_note,
             s0_gft: s0_gft(),
             routines,
+            programs_method: src.method(),
+            routine_budget: src.budget(),
         })
     }
 
     /// Extra γ_j for the artifact's 11-matrix layout: `coords(γ_j) = coords(γ_l) << (j − l)`
     /// while it stays in the field (for l = 10, γ_11 exists iff β ∈ V_21).
-    fn gamma_extra(&self, gl: u32) -> Result<(Vec<GammaExtra>, String), ConfigError> {
+    fn gamma_extra(
+        &self,
+        gl: u32,
+        src: &dyn Artefacts,
+    ) -> Result<(Vec<GammaExtra>, String), ConfigError> {
         let mut extra = Vec::new();
         let cgl = transform::coords(gl);
         for j in self.l + 1..=11 {
@@ -211,12 +231,11 @@ impl Config {
                 return Ok((extra, note));
             }
             let g = transform::element(cgl << k);
-            let (program, _) = programs_for(&transform::mul_matrix(32, g)).map_err(|e| {
-                ConfigError::from(transform::ChainError::Program {
-                    what: format!("gamma_{j}"),
-                    reason: e.to_string(),
-                })
-            })?;
+            let program = src.program(
+                &format!("gamma_{j}"),
+                &rows_of(&transform::mul_matrix(32, g), 32, 32),
+                32,
+            )?;
             extra.push(GammaExtra {
                 j,
                 value: g,

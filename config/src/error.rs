@@ -117,6 +117,21 @@ pub enum ConfigError {
         /// The SHA-256 of the file on disk.
         actual: String,
     },
+    /// A stored XOR program or Thumb-2 routine of an export is not the correct, canonical one
+    /// (docs/params-json.md, "Verification").
+    #[error("parameter file {path}: field `files.{file}`: the {matrix} {what}: {reason}")]
+    Artefact {
+        /// The params file.
+        path: String,
+        /// The exported file holding the artefact.
+        file: String,
+        /// The matrix (`gamma_3`, `Encode`, `truncated Encode`, `Decode`).
+        matrix: String,
+        /// `program` or `routine NAME`.
+        what: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 impl ConfigError {
@@ -127,7 +142,9 @@ impl ConfigError {
             ConfigError::Checksum { .. } => Some("checksum".into()),
             ConfigError::Invalid { field, .. } => Some((*field).into()),
             ConfigError::Mismatch { field, .. } => Some(field.clone()),
-            ConfigError::FileMissing { file, .. } | ConfigError::FileChanged { file, .. } => {
+            ConfigError::FileMissing { file, .. }
+            | ConfigError::FileChanged { file, .. }
+            | ConfigError::Artefact { file, .. } => {
                 Some(format!("files.{file}"))
             }
             _ => None,

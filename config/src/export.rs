@@ -223,10 +223,10 @@ fn artifact_readme(d: &Derived, prov: &Provenance, id: &str) -> String {
     );
     s += &format!(
         "\nXOR programs: {}. Routines: fwgen::thumb2 (seed {}, {} restarts, {} moves). Check: `search` verifies this folder with `hqc-verify board --params params.json` or `fafft_config::spec::load(..).verify()`.\n",
-        crate::xorprog::method(),
-        routines::emit_options().budget.seed,
-        routines::emit_options().budget.restarts,
-        routines::emit_options().budget.polish
+        d.programs_method,
+        d.routine_budget.seed,
+        d.routine_budget.restarts,
+        d.routine_budget.polish
     );
     s
 }

@@ -344,7 +344,7 @@ impl Headers<'_> {
         );
         s += &format!(
             "/* programs: {} */\n",
-            comment_safe(&crate::xorprog::method())
+            comment_safe(&self.d.programs_method)
         );
         s += "#ifndef GEN_XOR_PROGRAMS_H\n#define GEN_XOR_PROGRAMS_H\n\n#include <stdint.h>\n\n#define HAVE_GEN_XOR 1\n\n";
         let mut progs: Vec<(u32, u32, &XorProgram)> = self

@@ -28,6 +28,7 @@
 //!   program generator, Paar's CSE).
 //! * [`beta`]: the one parser of a shift β; [`output`]: the one way to write an output file.
 
+pub mod artefacts;
 pub mod beta;
 pub mod cost;
 pub mod derive;
@@ -41,6 +42,7 @@ pub mod published;
 pub mod routines;
 pub mod rules;
 pub mod spec;
+pub mod stored;
 pub mod transform;
 pub mod verify;
 pub mod xorprog;

@@ -101,21 +101,26 @@ pub struct RoutineError {
     pub reason: String,
 }
 
-type Memo = Mutex<HashMap<(String, Slp), Routine>>;
+type Memo = Mutex<HashMap<(String, Slp, (usize, usize, u64)), Routine>>;
 
 fn memo() -> &'static Memo {
     static M: OnceLock<Memo> = OnceLock::new();
     M.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-fn emit_one(name: &str, slp: &Slp) -> Result<Routine, RoutineError> {
-    let key = (name.to_string(), slp.clone());
+fn emit_one(name: &str, slp: &Slp, opts: &EmitOptions) -> Result<Routine, RoutineError> {
+    let b = opts.budget;
+    let key = (
+        name.to_string(),
+        slp.clone(),
+        (b.restarts, b.polish, b.seed),
+    );
     if let Ok(m) = memo().lock() {
         if let Some(r) = m.get(&key) {
             return Ok(r.clone());
         }
     }
-    let r = emit(name, slp, &emit_options()).map_err(|e| RoutineError {
+    let r = emit(name, slp, opts).map_err(|e| RoutineError {
         name: name.into(),
         reason: e.to_string(),
     })?;
@@ -125,9 +130,18 @@ fn emit_one(name: &str, slp: &Slp) -> Result<Routine, RoutineError> {
     Ok(r)
 }
 
-/// Emit the routines of `jobs` on up to `threads` threads (order kept; the result does not
-/// depend on the thread count).
+/// Emit the routines of `jobs` at the export budget [`emit_options`] on up to `threads`
+/// threads (order kept; the result does not depend on the thread count).
 pub fn emit_all(jobs: &[(Matrix, Slp)], threads: usize) -> Result<Vec<AsmRoutine>, RoutineError> {
+    emit_all_with(jobs, threads, &emit_options())
+}
+
+/// [`emit_all`] at the budget of `opts`.
+pub fn emit_all_with(
+    jobs: &[(Matrix, Slp)],
+    threads: usize,
+    opts: &EmitOptions,
+) -> Result<Vec<AsmRoutine>, RoutineError> {
     let threads = threads.clamp(1, jobs.len().max(1));
     let mut slots: Vec<Option<Result<Routine, RoutineError>>> = vec![None; jobs.len()];
     std::thread::scope(|s| {
@@ -139,7 +153,7 @@ pub fn emit_all(jobs: &[(Matrix, Slp)], threads: usize) -> Result<Vec<AsmRoutine
             .map(|idx| {
                 s.spawn(move || {
                     idx.into_iter()
-                        .map(|i| (i, emit_one(&jobs[i].0.name(), &jobs[i].1)))
+                        .map(|i| (i, emit_one(&jobs[i].0.name(), &jobs[i].1, opts)))
                         .collect::<Vec<_>>()
                 })
             })

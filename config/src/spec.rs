@@ -332,7 +332,7 @@ impl Params {
             gamma_extra_note: d.gamma_extra_note.clone(),
             s0_gft_sha256: Digest::new(&sha256_words(&d.s0_gft)).unwrap_or(zero.clone()),
             xor_counts: XorCounts {
-                method: crate::xorprog::method(),
+                method: d.programs_method.clone(),
                 gamma: gamma_xor,
                 encode: d.tp.encode.xor_count() as u64,
                 encode_trunc: d.tp.encode_trunc.xor_count() as u64,

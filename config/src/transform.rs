@@ -193,22 +193,30 @@ impl TransformPrograms {
     /// Build for (m, l, β) with shift γ_l, every program from the SLP optimiser at the export
     /// budget (what exports, the board and the model comparison of one configuration use).
     pub fn new(m: u32, l: u32, beta: u32, gamma_l: u32) -> Result<Self, ChainError> {
-        Self::build(m, l, beta, gamma_l, &XorProgram::optimised)
+        Self::build(m, l, beta, gamma_l, &|what, rows, n| {
+            XorProgram::optimised(rows, n).map_err(prog_err(what))
+        })
     }
 
     /// The same matrices with Paar's greedy CSE alone (the optimiser's deterministic baseline):
     /// the planner's screening proxy, cheap enough to price every candidate transform of
     /// `search crt` (docs/slp.md). Its XOR counts are an upper bound of the optimised ones.
     pub fn screening(m: u32, l: u32, beta: u32, gamma_l: u32) -> Result<Self, ChainError> {
-        Self::build(m, l, beta, gamma_l, &XorProgram::paar_baseline)
+        Self::build(m, l, beta, gamma_l, &|what, rows, n| {
+            XorProgram::paar_baseline(rows, n).map_err(prog_err(what))
+        })
     }
 
-    fn build(
+    /// The tables of (m, l, β, γ_l) with each program from `program(what, rows, n_in)`, `what`
+    /// being `gamma_j`, `Encode`, `truncated Encode` or `Decode` (the optimiser, or the
+    /// programs of an export that `verify` proves, [`crate::artefacts`]).
+    #[allow(clippy::type_complexity)]
+    pub fn build(
         m: u32,
         l: u32,
         beta: u32,
         gamma_l: u32,
-        program: &dyn Fn(&[u64], usize) -> Result<XorProgram, algebra::slp::SlpError>,
+        program: &dyn Fn(&str, &[u64], usize) -> Result<XorProgram, ChainError>,
     ) -> Result<Self, ChainError> {
         let t = m.trailing_zeros();
         let gl = coords(gamma_l);
@@ -230,7 +238,7 @@ impl TransformPrograms {
         let mut gamma_naive = Vec::new();
         for (j, &g) in gammas.iter().enumerate().skip(1) {
             let mm = mul_matrix(m, g);
-            let p = program(&rows_of(&mm, n, n), n).map_err(prog_err(&format!("gamma_{j}")))?;
+            let p = program(&format!("gamma_{j}"), &rows_of(&mm, n, n), n)?;
             gamma_programs.push(p);
             gamma_naive.push(naive_count(&mm));
         }
@@ -243,9 +251,9 @@ impl TransformPrograms {
             gammas,
             gamma_programs,
             gamma_naive,
-            encode: program(&enc_rows, n).map_err(prog_err("Encode"))?,
-            encode_trunc: program(&enc_trunc_rows, n / 2).map_err(prog_err("truncated Encode"))?,
-            decode: program(&rows_of(&dec, n, n), n).map_err(prog_err("Decode"))?,
+            encode: program("Encode", &enc_rows, n)?,
+            encode_trunc: program("truncated Encode", &enc_trunc_rows, n / 2)?,
+            decode: program("Decode", &rows_of(&dec, n, n), n)?,
             encode_cols,
             decode_cols,
         })

@@ -1,10 +1,17 @@
 //! [`Loaded::verify`]: re-derive a loaded params.json from (m, l, β, chain, c, n) and compare
 //! every field and every exported file (docs/params-json.md, "Verification").
 //!
+//! The XOR programs and Thumb-2 routines are not re-optimised: they are read from the
+//! export's own files and proven correct ([`crate::stored`]: each program evaluates to the
+//! derived matrix on all unit vectors, each routine computes it in the simulator, and every
+//! file is exactly the canonical rendering of what was read). Everything else is derived
+//! again by [`Config::derive_with`], the code `search export` runs.
+//!
 //! Order: the rules (m, l, n, c), the chain, the derivation, then the fields in
 //! [`FIELD_ORDER`] (the first differing one is named, with a dotted path such as `P.hex`),
-//! then each exported file on disk against its SHA-256 in `files` (which equals the SHA-256
-//! of the regenerated file, since `files` was compared with the regenerated map).
+//! with the stored programs and routines checked just before `xor_counts`, then each exported
+//! file on disk against its SHA-256 in `files` (which equals the SHA-256 of the regenerated
+//! file, since `files` was compared with the regenerated map).
 
 use crate::derive::{Config, Derived};
 use crate::error::ConfigError;
@@ -12,6 +19,7 @@ use crate::export::{render_layout, Layout};
 use crate::hex::Digest;
 use crate::rules;
 use crate::spec::{Loaded, Params, Provenance, PARAMS_FILE};
+use crate::stored::Stored;
 use crate::transform::Chain;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -138,7 +146,9 @@ impl Loaded {
         rules::check_c(p.c, p.n, big_n).map_err(|e| invalid("c", e.into()))?;
         let chain = Chain::parse(&p.chain.kind).map_err(|e| invalid("chain.kind", e.into()))?;
         let cfg = Config::new(p.m, p.l, p.beta.0, chain, p.c, p.n);
-        let derived = cfg.derive().map_err(|e| match e {
+        let layout = Layout::of_files(&p.files);
+        let stored = Stored::new(&self.dir, &ps, layout, &p.xor_counts.method);
+        let derived = cfg.derive_with(&stored).map_err(|e| match e {
             ConfigError::Chain(_) => invalid("chain.kind", e),
             ConfigError::NotCoprime { .. } => invalid("c", e),
             _ => invalid("beta", e),
@@ -147,10 +157,14 @@ impl Loaded {
             command: p.command.clone(),
             tool_version: p.tool_version.clone(),
         };
-        let rendered = render_layout(&derived, &prov, Layout::of_files(&p.files))
-            .map_err(|e| invalid("files", e))?;
+        let rendered = render_layout(&derived, &prov, layout).map_err(|e| invalid("files", e))?;
         let (file_v, want_v) = (p.to_value(), rendered.params.to_value());
         for key in FIELD_ORDER {
+            if key == "xor_counts" {
+                if let Some(e) = stored.take_failure() {
+                    return Err(e);
+                }
+            }
             let (a, b) = (
                 file_v.get(key).unwrap_or(&Value::Null),
                 want_v.get(key).unwrap_or(&Value::Null),

@@ -109,6 +109,18 @@ impl XorProgram {
         })
     }
 
+    /// A program read from an exported file (`verify`, docs/params-json.md "Verification"):
+    /// accepted only if well formed and equal to the matrix with rows `rows` on all unit
+    /// vectors.
+    pub fn stored(slp: Slp, rows: &[u64]) -> Result<Self, SlpError> {
+        slp.check_form()?;
+        slp.verify_masks(rows)?;
+        Ok(XorProgram {
+            slp,
+            run: "stored".into(),
+        })
+    }
+
     /// The program as an [`Slp`] (the form the Thumb-2 backend takes).
     pub fn slp(&self) -> &Slp {
         &self.slp

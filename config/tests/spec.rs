@@ -1,6 +1,14 @@
-//! params.json v2: round trip, every re-stamped corruption is refused naming its field, the c
-//! rule, huge numbers, ASCII output (docs/params-json.md).
+//! params.json v2: round trip, every re-stamped corruption is refused naming its field, the
+//! stored XOR programs and Thumb-2 routines are proven (a wrong operand or register is refused
+//! naming the file and the matrix), the c rule, huge numbers, ASCII output
+//! (docs/params-json.md).
+//!
+//! One fresh export of HQC-1 (c = 3072) is derived per test binary ([`fresh`]) and copied
+//! for each corruption; the committed `results/export` folders serve where any valid export
+//! will do. The fresh round trip of HQC-3 and HQC-5 runs in the extended suite
+//! (`scripts/test-extended.sh`).
 
+use fafft_config::artefacts::{Artefacts, Baseline, Optimise};
 use fafft_config::derive::Config;
 use fafft_config::export::render;
 use fafft_config::published::{ARTIFACT_BETA, CANONICAL_BETA, LIGHTEST_L10_BETA, PUBLISHED};
@@ -10,6 +18,7 @@ use fafft_config::transform::Chain;
 use fafft_config::ConfigError;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 fn tmp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("fafft-config-test-{}-{tag}", std::process::id()));
@@ -22,9 +31,15 @@ fn hqc1(c: u64) -> Config {
     Config::new(32, 10, ARTIFACT_BETA, Chain::Artifact, c, 17_669)
 }
 
-/// Derive and write an export into `dir`.
+/// Derive and write an export into `dir` with the cheap [`Baseline`] programs and routines
+/// (correct, verifiable, only slower on the board), where any valid export will do.
 fn write_export(cfg: &Config, dir: &Path) {
-    let d = cfg.derive().expect("derive");
+    write_export_with(cfg, dir, &Baseline)
+}
+
+/// Derive and write an export into `dir` with programs and routines from `src`.
+fn write_export_with(cfg: &Config, dir: &Path, src: &dyn Artefacts) {
+    let d = cfg.derive_with(src).expect("derive");
     let prov = Provenance {
         command: format!("test export of {cfg:?}"),
         tool_version: TOOL_VERSION.into(),
@@ -32,6 +47,43 @@ fn write_export(cfg: &Config, dir: &Path) {
     for (name, text) in render(&d, &prov).files {
         std::fs::write(dir.join(name), text).expect("write");
     }
+}
+
+/// The committed export `results/export/<name>`.
+fn committed(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../results/export")
+        .join(name)
+}
+
+/// Copy a folder (with subfolders) into a fresh temporary folder.
+fn copy_of(src: &Path, tag: &str) -> PathBuf {
+    fn copy(src: &Path, dst: &Path) {
+        std::fs::create_dir_all(dst).expect("mkdir");
+        for e in std::fs::read_dir(src).expect("read_dir") {
+            let e = e.expect("entry");
+            let to = dst.join(e.file_name());
+            if e.file_type().expect("type").is_dir() {
+                copy(&e.path(), &to);
+            } else {
+                std::fs::copy(e.path(), &to).expect("copy");
+            }
+        }
+    }
+    let d = tmp(tag);
+    copy(src, &d);
+    d
+}
+
+/// One fresh export of `hqc1(3072)` per test binary ([`Baseline`] artefacts; the optimised
+/// export of the same configuration is [`round_trip_of_hqc1`]'s).
+fn fresh() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tmp("fresh");
+        write_export(&hqc1(3072), &dir);
+        dir
+    })
 }
 
 fn read_value(dir: &Path) -> Value {
@@ -51,12 +103,16 @@ fn load_verify(dir: &Path) -> Result<(), ConfigError> {
     load(&dir.join(PARAMS_FILE))?.verify().map(|_| ())
 }
 
-#[test]
-fn round_trip_of_every_published_configuration() {
-    for (i, p) in PUBLISHED.iter().enumerate() {
+fn round_trip(levels: &[&str]) {
+    for (i, p) in PUBLISHED
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| levels.contains(&p.level))
+    {
         let dir = tmp(&format!("rt{i}"));
         let cfg = Config::new(32, p.l, p.beta, p.chain, p.c, p.n);
-        write_export(&cfg, &dir);
+        // what `search export` writes: the optimiser and the backend at the export budgets
+        write_export_with(&cfg, &dir, &Optimise);
         let v = load(&dir.join(PARAMS_FILE))
             .expect("load")
             .verify()
@@ -66,6 +122,42 @@ fn round_trip_of_every_published_configuration() {
         assert_eq!(v.params.files.len(), 7 + v.derived.routines.len());
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn round_trip_of_hqc1() {
+    round_trip(&["HQC-1"]);
+    // the shared fresh export is the same configuration, and verifies too
+    let v = load(&fresh().join(PARAMS_FILE))
+        .expect("load")
+        .verify()
+        .expect("verify");
+    assert_eq!(v.derived.cfg, hqc1(3072));
+}
+
+#[test]
+#[ignore = "extended suite (scripts/test-extended.sh): two fresh derivations, minutes"]
+fn round_trip_of_hqc3_and_hqc5() {
+    round_trip(&["HQC-3", "HQC-5"]);
+}
+
+#[test]
+fn committed_exports_verify() {
+    let mut seen = 0;
+    for e in std::fs::read_dir(committed("")).expect("results/export") {
+        let dir = e.expect("entry").path();
+        let p = dir.join(PARAMS_FILE);
+        if !p.is_file() {
+            continue;
+        }
+        let v = load(&p)
+            .expect("load")
+            .verify()
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(!v.derived.routines.is_empty());
+        seen += 1;
+    }
+    assert!(seen >= 6, "only {seen} committed exports found");
 }
 
 #[test]
@@ -87,8 +179,7 @@ fn published_weights_are_the_derived_ones() {
 /// Apply `edit` to params.json, re-stamp config_id and checksum, and return the error of
 /// load + verify.
 fn restamped(tag: &str, edit: impl Fn(&mut Value)) -> ConfigError {
-    let dir = tmp(tag);
-    write_export(&hqc1(3072), &dir);
+    let dir = copy_of(fresh(), tag);
     let mut v = read_value(&dir);
     edit(&mut v);
     spec::restamp(&mut v);
@@ -183,8 +274,7 @@ fn rules_in_the_file_are_checked_with_their_field() {
 
 #[test]
 fn edits_without_restamp_and_changed_files_are_caught() {
-    let dir = tmp("files");
-    write_export(&hqc1(3072), &dir);
+    let dir = copy_of(fresh(), "files");
     assert!(load_verify(&dir).is_ok());
     // A hand edit without re-stamping: checksum.
     let good = std::fs::read_to_string(dir.join(PARAMS_FILE)).expect("read");
@@ -217,6 +307,150 @@ fn edits_without_restamp_and_changed_files_are_caught() {
         load(&dir.join("nope.json")),
         Err(ConfigError::Io { .. })
     ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Edit the text of `file` in a copy of `src`, optionally re-stamp `files.<file>` (and
+/// config_id, checksum), and return the error of load + verify.
+fn artefact_edit(
+    src: &Path,
+    tag: &str,
+    file: &str,
+    restamp: bool,
+    edit: impl Fn(&str) -> String,
+) -> Result<(), ConfigError> {
+    let dir = copy_of(src, tag);
+    let f = dir.join(file);
+    let text = std::fs::read_to_string(&f).expect("read");
+    let new = edit(&text);
+    assert_ne!(new, text, "{tag}: the edit changed nothing");
+    std::fs::write(&f, &new).expect("write");
+    if restamp {
+        let mut v = read_value(&dir);
+        let sha = fafft_config::hex::Digest::of(new.as_bytes()).to_string();
+        v["files"][file] = json!(sha);
+        spec::restamp(&mut v);
+        write_value(&dir, &v);
+    }
+    let r = load_verify(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+/// Replace the first line of `text` after the line containing `after` that starts with
+/// `prefix` (trimmed) by `f(line)`.
+fn edit_line(text: &str, after: &str, prefix: &str, f: impl Fn(&str) -> String) -> String {
+    let mut seen = false;
+    let mut done = false;
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        if line.contains(after) {
+            seen = true;
+        }
+        if seen && !done && line.trim_start().starts_with(prefix) {
+            out += &f(line);
+            done = true;
+        } else {
+            out += line;
+        }
+    }
+    out
+}
+
+fn assert_names(e: &ConfigError, file: &str, matrix: &str) {
+    assert!(matches!(e, ConfigError::Artefact { .. }), "{e}");
+    assert_eq!(e.field(), Some(format!("files.{file}")), "{e}");
+    let s = e.to_string();
+    assert!(s.contains(file) && s.contains(matrix), "{e}");
+}
+
+#[test]
+fn a_wrong_xor_operand_is_refused_naming_file_and_matrix() {
+    // In gft_mul_gamma_3 the first temporary XORs another input: t0 = iA ^ iB becomes
+    // iA ^ i(B+1 mod 32) (a different matrix), with and without re-stamping.
+    let wrong_operand = |t: &str| {
+        edit_line(t, "gft_mul_gamma_3(", "const uint32_t t0 =", |l| {
+            let (head, b) = l.trim_end().rsplit_once(" ^ i").expect("t0 = iA ^ iB");
+            let q: u32 = b.trim_end_matches(';').parse().expect("input");
+            format!("{head} ^ i{};\n", (q + 1) % 32)
+        })
+    };
+    for restamp in [false, true] {
+        let e = artefact_edit(
+            fresh(),
+            "xorop",
+            "gen_xor_programs.h",
+            restamp,
+            wrong_operand,
+        )
+        .expect_err("a wrong operand must be refused");
+        assert_names(&e, "gen_xor_programs.h", "gamma_3");
+    }
+    // A different program of the same matrix is correct: t0 = iA ^ iB written iB ^ iA is
+    // accepted once re-stamped (the file is then the canonical rendering of that program).
+    let swapped = |t: &str| {
+        edit_line(t, "gft_mul_gamma_3(", "const uint32_t t0 =", |l| {
+            let (head, ops) = l.trim_end().split_once(" = ").expect("t0 = A ^ B");
+            let (a, b) = ops.trim_end_matches(';').split_once(" ^ ").expect("A ^ B");
+            format!("{head} = {b} ^ {a};\n")
+        })
+    };
+    artefact_edit(fresh(), "xorswap", "gen_xor_programs.h", true, swapped)
+        .expect("a correct program in canonical form is accepted");
+    // A correct program in a non-canonical text is refused (re-rendering differs).
+    let e = artefact_edit(fresh(), "xorform", "gen_xor_programs.h", true, |t| {
+        t.replacen("#define HAVE_GEN_XOR 1\n", "#define HAVE_GEN_XOR 1 \n", 1)
+    })
+    .expect_err("non-canonical text");
+    assert_eq!(
+        e.field().as_deref(),
+        Some("files.gen_xor_programs.h"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_wrong_register_in_a_routine_is_refused_naming_file_and_matrix() {
+    // The first EOR of gamma_2's routine reads another register.
+    let wrong_register = |t: &str| {
+        edit_line(t, "gft_mul_s_inv_2_beta:", "eor ", |l| {
+            let (head, rm) = l.trim_end().rsplit_once(", r").expect("eor rd, rn, rm");
+            let r: u32 = rm.parse().unwrap_or(0);
+            format!("{head}, r{}\n", if r == 12 { 2 } else { r + 1 })
+        })
+    };
+    let file = "gft_mul_s_inv_2_beta.S";
+    for restamp in [false, true] {
+        let e = artefact_edit(fresh(), "asmreg", file, restamp, wrong_register)
+            .expect_err("a wrong register must be refused");
+        assert_names(&e, file, "gamma_2");
+    }
+    // A wrong static-counts comment is refused too.
+    let e = artefact_edit(fresh(), "asmstats", file, true, |t| {
+        t.replacen("@ static counts: eor ", "@ static counts: eor 1", 1)
+    })
+    .expect_err("wrong stats");
+    assert_names(&e, file, "gamma_2");
+    // The artifact layout: the routines carry the programs.
+    let file = "m4f/gft_mul_s_inv_2_beta.S";
+    let e = artefact_edit(
+        &committed("hqc1-published-artifact"),
+        "asmart",
+        file,
+        true,
+        wrong_register,
+    )
+    .expect_err("a wrong register must be refused (artifact layout)");
+    assert_names(&e, file, "gamma_2");
+    // A missing routine is named as missing.
+    let dir = copy_of(fresh(), "asmmissing");
+    std::fs::remove_file(dir.join("encode_to_gft_full_length.S")).expect("rm");
+    let e = load_verify(&dir).expect_err("missing routine");
+    assert!(matches!(e, ConfigError::FileMissing { .. }), "{e}");
+    assert_eq!(
+        e.field().as_deref(),
+        Some("files.encode_to_gft_full_length.S")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -269,7 +503,7 @@ fn huge_numbers_are_refused_not_wrapped() {
 
 #[test]
 fn exported_files_are_ascii_even_for_odd_paths() {
-    let d = hqc1(3072).derive().expect("derive");
+    let d = hqc1(3072).derive_with(&Baseline).expect("derive");
     let prov = Provenance {
         command: "search export --out /tmp/\u{3b3}\u{3b2} */ x".into(),
         tool_version: TOOL_VERSION.into(),

@@ -1,6 +1,8 @@
 //! `hqc-verify board` end to end on the emulated Cortex-M4 (QEMU mps2-an386).
 //!
-//! The configurations are exported with `fafft_config` (the exporter of `search export`) into
+//! The configurations are exported with `fafft_config` (the exporter of `search export`, with
+//! the cheap `Baseline` programs and routines: correct and verified, only not the optimised
+//! ones, so the counts here are not the README's) into
 //! `target/tmp/board-exports/` (files are rewritten only when their contents change, so the
 //! firmware and m4kem builds under `build/board-run/` and `build/m4kem/` are reused between
 //! runs). No file outside the repository is read: the board's KAT entries are judged by the
@@ -55,7 +57,9 @@ fn sync_dir(dir: &Path, files: &[(String, String)]) {
 fn export(name: &str, n: u64, l: u32, c: u64, beta: u32, chain: Chain) -> PathBuf {
     let dir = exports_root().join(name);
     let cfg = Config::new(32, l, beta, chain, c, n);
-    let d = cfg.derive().expect("the configuration derives");
+    let d = cfg
+        .derive_with(&fafft_config::artefacts::Baseline)
+        .expect("the configuration derives");
     let prov = Provenance {
         command: command_of(&cfg, &dir),
         tool_version: fafft_config::spec::TOOL_VERSION.into(),

@@ -174,7 +174,9 @@ fn kat_params_accepts_the_smallest_c() {
     let min_c = fafft_config::rules::min_c(17_669, 32 << 10);
     assert_eq!(min_c, 2592);
     let cfg = Config::new(32, 10, 0x0010_3674, Chain::Artifact, min_c, 17_669);
-    let d = cfg.derive().expect("derive");
+    let d = cfg
+        .derive_with(&fafft_config::artefacts::Baseline)
+        .expect("derive");
     let prov = fafft_config::spec::Provenance {
         command: "cli test".into(),
         tool_version: fafft_config::spec::TOOL_VERSION.into(),
