@@ -1,15 +1,16 @@
 //! The exact constant-time check on the emulated Cortex-M4 (`hqc-verify board --ct-check`,
 //! docs/board.md §13), at HQC-1, HQC-3 and HQC-5.
 //!
-//! The configurations are exported with `fafft_config` into `target/tmp/ct-exports/` (files
-//! rewritten only when their contents change, so the builds are reused). Per level and
+//! The configurations are the committed exports `results/export/{hqc1-published,
+//! hqc3-published,hqc5-canonical}` (what `hqc-verify board` builds from). Per level and
 //! flavour 8 KAT entries whose keygen sampler rejects no candidate (plus one that does) run
 //! KeyGen, Encaps, Decaps of the valid and of a tampered ciphertext with the plugin in trace
 //! mode (hashes of the instruction and memory-address streams).
 //!
 //! Asserted, for every level and flavour:
 //! * every case decapsulates its ciphertext and rejects the tampered one;
-//! * the **instruction streams** of KeyGen, Encaps and Decaps are identical across cases;
+//! * the **instruction streams** of KeyGen, Encaps and Decaps are identical across cases
+//!   (Decaps over the cases whose y sampler rejects no candidate, see `ct::EXCLUSIONS`);
 //! * the **memory-address streams** are identical, or every differing access lies in one of
 //!   the named table lookups of the C multiplier (`ct::KNOWN_TABLE_LOOKUPS`, a finding that
 //!   the report keeps as "differs"); any other differing site fails the test;
@@ -19,76 +20,23 @@
 //! The unit tests at the end check that different address streams hash differently and that
 //! the divergence finder names the right index.
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-use fafft_config::derive::Config;
-use fafft_config::export::{command_of, render};
-use fafft_config::spec::Provenance;
-use fafft_config::transform::Chain;
+use std::path::PathBuf;
 
 use hqc_verify::board::ct::{self, CtOptions, CtReport, MemAccess, KNOWN_TABLE_LOOKUPS};
 use hqc_verify::board::{BoardArgs, FlavourSel};
 use hqc_verify::core::params::{Flavour, Level};
 
-fn exports_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ct-exports")
-}
-
-/// Writes `files` into `dir`, touching only files whose contents differ.
-fn sync_dir(dir: &Path, files: &[(String, String)]) {
-    std::fs::create_dir_all(dir).expect("create export dir");
-    for (name, text) in files {
-        let p = dir.join(name);
-        if std::fs::read_to_string(&p).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&p, text).expect("write export file");
-        }
-    }
-}
-
-fn export(name: &str, n: u64, l: u32, c: u64, beta: u32, chain: Chain) -> PathBuf {
-    let dir = exports_root().join(name);
-    let cfg = Config::new(32, l, beta, chain, c, n);
-    let d = cfg.derive().expect("the configuration derives");
-    let prov = Provenance {
-        command: command_of(&cfg, &dir),
-        tool_version: fafft_config::spec::TOOL_VERSION.into(),
-    };
-    sync_dir(&dir, &render(&d, &prov).files);
-    dir.join("params.json")
-}
-
+/// The committed export of `level` (the same headers `hqc-verify board` builds from).
 fn export_of(level: Level) -> PathBuf {
-    static E: [OnceLock<PathBuf>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    match level {
-        Level::Hqc1 => E[0]
-            .get_or_init(|| {
-                export(
-                    "hqc1-published",
-                    17_669,
-                    10,
-                    3072,
-                    0x0010_3674,
-                    Chain::Artifact,
-                )
-            })
-            .clone(),
-        Level::Hqc3 => E[1]
-            .get_or_init(|| {
-                export(
-                    "hqc3-published",
-                    35_851,
-                    11,
-                    8192,
-                    0x0010_3674,
-                    Chain::Artifact,
-                )
-            })
-            .clone(),
-        Level::Hqc5 => E[2]
-            .get_or_init(|| export("hqc5-canonical", 57_637, 12, 0, 0x0001_2f9a, Chain::Default))
-            .clone(),
-    }
+    let name = match level {
+        Level::Hqc1 => "hqc1-published",
+        Level::Hqc3 => "hqc3-published",
+        Level::Hqc5 => "hqc5-canonical",
+    };
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../results/export")
+        .join(name)
+        .join("params.json")
 }
 
 fn run(level: Level) -> CtReport {
