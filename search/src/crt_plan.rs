@@ -34,7 +34,8 @@
 
 use crate::codegen::{self, Chain, ChainError, TransformPrograms};
 use crate::cost::{
-    self, Breakdown, CostError, CostTable, OpCount, ResidueMethod, SparseCount, TransformConsts,
+    self, calibrated_cost, Breakdown, CalBreakdown, CalResidue, Component, CostError, CostTable,
+    OpCount, ResidueMethod, SparseCount, TransformConsts, CALIBRATED_MODEL_VERSION,
     COST_MODEL_VERSION,
 };
 use algebra::cantor::{is_orbit_min, orbit_min, CantorBasis};
@@ -586,8 +587,30 @@ pub struct Plan {
     pub coprime: Option<CoprimeCheck>,
     /// Published configuration this plan reproduces.
     pub published: Option<String>,
-    /// Modelled cost.
+    /// Modelled cost: the calibrated model ([`CALIBRATED_MODEL_VERSION`], docs/cost-model.md);
+    /// cycles per component (the `ops` fields are zero: see `cost_v1` for operation counts).
     pub cost: Breakdown,
+    /// The calibrated model's terms (feature counts, fitted coefficients).
+    pub model: CalBreakdown,
+    /// The uncalibrated operation-count model ([`COST_MODEL_VERSION`], docs/fafft.md §10) under
+    /// the cost table.
+    pub cost_v1: Breakdown,
+}
+
+/// The calibrated breakdown as a [`Breakdown`] of cycles.
+fn cal_breakdown(c: &CalBreakdown) -> Breakdown {
+    let comp = |cycles: f64| Component {
+        ops: OpCount::default(),
+        cycles,
+    };
+    Breakdown {
+        forward: comp(c.forward.cycles),
+        pointwise: comp(c.pointwise.cycles),
+        inverse: comp(c.inverse.cycles),
+        residue: comp(c.residue.cycles),
+        reconstruction: comp(c.reconstruction.cycles),
+        total_cycles: c.total_cycles,
+    }
 }
 
 /// The published HQC configurations for m = 32: defined once in [`fafft_config::published`].
@@ -633,8 +656,15 @@ pub struct PlanReport {
     pub schema_version: u32,
     /// `search` version.
     pub tool_version: String,
-    /// Cost-model version.
+    /// Version of the model that ranks the plans (the calibrated model, docs/cost-model.md).
     pub cost_model_version: String,
+    /// Version of the uncalibrated operation-count model of `cost_v1`.
+    pub uncalibrated_model_version: String,
+    /// The calibrated model against the committed board table (max |model/measured − 1| per
+    /// component); filled by `search crt`.
+    pub model_error: Option<crate::measure::ModelError>,
+    /// `--measure K`: the top K plans exported, built and counted on the emulated board.
+    pub measured: Option<crate::measure::MeasureReport>,
     /// Command that produced the report.
     pub command: String,
     /// n.
@@ -747,8 +777,9 @@ impl Ctx<'_> {
     fn single(&mut self, md: &ModulusInfo, chain: Chain, src: &str) -> Result<Plan, CrtError> {
         let t = self.transform_info(md, chain, src)?;
         let tc = &t.xor_programs;
-        let cost =
+        let cost_v1 =
             cost::config_cost(tc, self.n, None, self.fwd_count(), &self.cfg.table)?.breakdown;
+        let model = calibrated_cost(tc, self.n, None, self.fwd_count())?;
         Ok(Plan {
             rank: 0,
             kind: PlanKind::Single,
@@ -759,7 +790,9 @@ impl Ctx<'_> {
             sparse: None,
             coprime: None,
             published: None,
-            cost,
+            cost: cal_breakdown(&model),
+            model,
+            cost_v1,
         })
     }
 
@@ -779,7 +812,22 @@ impl Ctx<'_> {
             residue_counts: &cnt,
         };
         let cc = cost::config_cost(tc, self.n, Some(part), self.fwd_count(), &self.cfg.table)?;
-        let (cost, sc) = (cc.breakdown, cc.sparse.unwrap_or_default());
+        let (cost_v1, sc) = (cc.breakdown, cc.sparse.unwrap_or_default());
+        let exps: Vec<u64> = md
+            .modulus()
+            .exponents()
+            .into_iter()
+            .map(|e| e as u64)
+            .collect();
+        let model = calibrated_cost(
+            tc,
+            self.n,
+            Some(CalResidue {
+                c: method.c_bits(),
+                modulus_exponents: &exps,
+            }),
+            self.fwd_count(),
+        )?;
         let rc = method.cost()?;
         Ok(Plan {
             rank: 0,
@@ -796,7 +844,9 @@ impl Ctx<'_> {
             sparse: Some(sc),
             coprime: None,
             published: None,
-            cost,
+            cost: cal_breakdown(&model),
+            model,
+            cost_v1,
         })
     }
 
@@ -831,7 +881,29 @@ impl Ctx<'_> {
                 ..Default::default()
             }
             + cost::sparse_ops(sc);
-        let cost = Breakdown::new(fwd, pw, inv, res, rec, &self.cfg.table);
+        let cost_v1 = Breakdown::new(fwd, pw, inv, res, rec, &self.cfg.table);
+        // Calibrated transforms (docs/cost-model.md §4): the forward transforms of both sizes,
+        // one extra forward at N2 (c1 mod M2, all N2 bits), the pointwise products (one extra
+        // at N2) and both inverses. The reductions and the general CRT have no firmware to
+        // calibrate against: they keep the v1 operation counts under the cost table.
+        let a = calibrated_cost(&t1.xor_programs, self.n, None, fc)?;
+        let b = calibrated_cost(&t2.xor_programs, self.n, None, fc)?;
+        let extra = calibrated_cost(&t2.xor_programs, n2, None, 1)?;
+        let mut model = CalBreakdown {
+            forward: a.forward.clone(),
+            pointwise: a.pointwise.clone(),
+            inverse: a.inverse.clone(),
+            ..Default::default()
+        };
+        model.forward.cycles += b.forward.cycles + extra.forward.cycles;
+        model.forward.terms.clear();
+        model.pointwise.cycles += 2.0 * b.pointwise.cycles;
+        model.pointwise.terms.clear();
+        model.inverse.cycles += b.inverse.cycles;
+        model.inverse.terms.clear();
+        model.residue.cycles = cost_v1.residue.cycles;
+        model.reconstruction.cycles = cost_v1.reconstruction.cycles;
+        model.total_cycles = model.parts().iter().map(|p| p.1).sum();
         Ok(Plan {
             rank: 0,
             kind: PlanKind::TwoModuli,
@@ -842,7 +914,9 @@ impl Ctx<'_> {
             sparse: Some(sc),
             coprime: Some(cop),
             published: None,
-            cost,
+            cost: cal_breakdown(&model),
+            model,
+            cost_v1,
         })
     }
 }
@@ -1068,7 +1142,10 @@ pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, C
     Ok(PlanReport {
         schema_version: SCHEMA_VERSION,
         tool_version: env!("CARGO_PKG_VERSION").into(),
-        cost_model_version: COST_MODEL_VERSION.into(),
+        cost_model_version: CALIBRATED_MODEL_VERSION.into(),
+        uncalibrated_model_version: COST_MODEL_VERSION.into(),
+        model_error: None,
+        measured: None,
         command: String::new(),
         n,
         m,
@@ -1167,6 +1244,16 @@ pub struct CrtArgs {
     /// Skip the two-moduli plans.
     #[arg(long)]
     pub no_two_moduli: bool,
+    /// Export, build and count the top K plans on the emulated board (docs/cost-model.md §5).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=20))]
+    pub measure: Option<u64>,
+    /// The hqc-verify binary for --measure (default: next to this search binary).
+    #[arg(long, value_name = "PATH")]
+    pub hqc_verify: Option<PathBuf>,
+    /// Work folder of --measure (exports and firmware builds; default: a fresh folder under
+    /// the system's temporary directory).
+    #[arg(long, value_name = "DIR")]
+    pub measure_dir: Option<PathBuf>,
 }
 
 impl CrtArgs {
@@ -1199,6 +1286,15 @@ impl CrtArgs {
         }
         if self.no_two_moduli {
             s += " --no-two-moduli";
+        }
+        if let Some(k) = self.measure {
+            s += &format!(" --measure {k}");
+        }
+        if let Some(p) = &self.hqc_verify {
+            s += &format!(" --hqc-verify {}", p.display());
+        }
+        if let Some(p) = &self.measure_dir {
+            s += &format!(" --measure-dir {}", p.display());
         }
         s
     }
@@ -1350,6 +1446,12 @@ pub fn render_text(r: &PlanReport) -> String {
         );
     }
     s += &format!("{}\n", r.summary);
+    if let Some(e) = &r.model_error {
+        s += &format!("{}\n", crate::measure::render_error(e));
+    }
+    if let Some(m) = &r.measured {
+        s += &crate::measure::render_measure(m);
+    }
     s
 }
 
@@ -1365,6 +1467,20 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
     let cache = ScanCache::new();
     let mut report = plan(args.n, &cfg, &cache)?;
     report.command = args.command();
+    let table = crate::measure::MeasuredTable::committed()?;
+    report.model_error = Some(crate::measure::fit(&table)?.1);
+    if let Some(k) = args.measure {
+        let work = match &args.measure_dir {
+            Some(d) => d.clone(),
+            None => std::env::temp_dir().join(format!("search-measure-{}", std::process::id())),
+        };
+        report.measured = Some(crate::measure::measure_plans(
+            &report,
+            k as usize,
+            args.hqc_verify.as_deref(),
+            &work,
+        )?);
+    }
     let json = serde_json::to_string_pretty(&report)? + "\n";
     if let Some(out) = &args.out {
         crate::atomic::write_atomic(out, json.as_bytes()).map_err(|source| CrtError::Write {

@@ -126,8 +126,16 @@ pub struct TableRow {
     pub config_id: String,
     /// Every firmware check passed (build, field and product tests, counts).
     pub firmware_checks_passed: bool,
-    /// KAT entries regenerated on the board and matched (passed / run), or why not.
+    /// KAT entries regenerated on the board, per flavour: `FLAVOUR passed/requested`, with the
+    /// entries the board printed and the first failure when not all passed.
     pub kat: String,
+    /// At least one flavour's KAT entries ran on the board and every requested entry of every
+    /// flavour run matched the committed pins and reproduced ss.
+    pub kat_passed: bool,
+    /// The row is one of those the coefficients were fitted on (`search calibrate --fit`);
+    /// false: a held-out row that only checks the model.
+    #[serde(default)]
+    pub fitted: bool,
     /// The measurement.
     pub measured: Measured,
 }
@@ -216,19 +224,31 @@ pub fn row_from_board(
                 .is_some_and(|n| n.starts_with("firmware:") || n.starts_with("counts:"))
         })
         .all(|c| c.get("passed").and_then(|p| p.as_bool()) == Some(true));
-    let kat = match get(v, &["kat"]).and_then(|k| k.as_array()) {
-        Some(runs) if !runs.is_empty() => runs
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} {}/{}",
-                    r.get("flavour").and_then(|x| x.as_str()).unwrap_or("?"),
-                    r.get("passed").and_then(|x| x.as_u64()).unwrap_or(0),
-                    r.get("requested").and_then(|x| x.as_u64()).unwrap_or(0)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
+    let runs = get(v, &["kat"]).and_then(|k| k.as_array());
+    let (kat, kat_passed) = match runs {
+        Some(runs) if !runs.is_empty() => {
+            let mut all = true;
+            let text = runs
+                .iter()
+                .map(|r| {
+                    let n = |k: &str| r.get(k).and_then(|x| x.as_u64()).unwrap_or(0);
+                    let (req, ran, ok) = (n("requested"), n("run"), n("passed"));
+                    let fl = r.get("flavour").and_then(|x| x.as_str()).unwrap_or("?");
+                    if req > 0 && ok == req {
+                        format!("{fl} {ok}/{req}")
+                    } else {
+                        all = false;
+                        let why = r
+                            .get("first_failure")
+                            .and_then(|x| x.as_str())
+                            .unwrap_or("no failure recorded");
+                        format!("{fl} {ok}/{req} FAILED ({ran} entries printed; {why})")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            (text, all)
+        }
         _ => {
             let failed: Vec<String> = checks
                 .iter()
@@ -240,7 +260,7 @@ pub fn row_from_board(
                 })
                 .filter_map(|c| c.get("name").and_then(|n| n.as_str()).map(str::to_string))
                 .collect();
-            format!("not run ({})", failed.join("; "))
+            (format!("not run ({})", failed.join("; ")), false)
         }
     };
     Ok(TableRow {
@@ -257,6 +277,8 @@ pub fn row_from_board(
         config_id: s(&["params", "config_id"])?,
         firmware_checks_passed: fw_ok,
         kat,
+        kat_passed,
+        fitted: false,
         measured: Measured {
             forward: fig("forward")?,
             pointwise: fig("pointwise")?,
@@ -328,6 +350,8 @@ pub struct ModelError {
     pub cost_model_version: String,
     /// Rows of the table.
     pub rows: usize,
+    /// Of those, rows the coefficients were fitted on (the others are held out).
+    pub fitted_rows: usize,
     /// (component, max |ratio − 1|, smallest ratio, largest ratio).
     pub max_error: Vec<(String, f64, f64, f64)>,
 }
@@ -376,11 +400,7 @@ pub fn fit_row(r: &TableRow) -> Result<RowFit, MeasureError> {
 /// The fit of every row, and the largest error per component.
 pub fn fit(t: &MeasuredTable) -> Result<(Vec<RowFit>, ModelError), MeasureError> {
     use rayon::prelude::*;
-    let rows: Vec<RowFit> = t
-        .rows
-        .par_iter()
-        .map(fit_row)
-        .collect::<Result<_, _>>()?;
+    let rows: Vec<RowFit> = t.rows.par_iter().map(fit_row).collect::<Result<_, _>>()?;
     let max_error = COMPONENTS
         .iter()
         .filter_map(|c| {
@@ -401,6 +421,7 @@ pub fn fit(t: &MeasuredTable) -> Result<(Vec<RowFit>, ModelError), MeasureError>
         ModelError {
             cost_model_version: CALIBRATED_MODEL_VERSION.into(),
             rows: t.rows.len(),
+            fitted_rows: t.rows.iter().filter(|r| r.fitted).count(),
             max_error,
         },
     ))
@@ -414,9 +435,11 @@ pub fn render_error(e: &ModelError) -> String {
         .map(|(c, err, lo, hi)| format!("{c} {:.1} % ({lo:.3}..{hi:.3})", 100.0 * err))
         .collect();
     format!(
-        "model {} against {} board runs (results/model/measured.json), max |model/measured - 1|: {}",
+        "model {} against {} board runs (results/model/measured.json; coefficients fitted on {} of them, {} held out), max |model/measured - 1|: {}",
         e.cost_model_version,
         e.rows,
+        e.fitted_rows,
+        e.rows - e.fitted_rows,
         parts.join(", ")
     )
 }
@@ -492,6 +515,8 @@ pub struct MeasuredPlan {
     pub measured_rank: Option<usize>,
     /// "not buildable on the board: <reason>", or a failure.
     pub skipped: Option<String>,
+    /// The export already in the work folder was reused ([`export_matches`]).
+    pub reused_export: bool,
 }
 
 /// The `--measure` section of a report.
@@ -507,7 +532,14 @@ pub struct MeasureReport {
     pub plans: Vec<MeasuredPlan>,
     /// Measured winner (label), if any plan was measured.
     pub measured_winner: Option<String>,
+    /// Plan kinds that are neither ranked nor measured.
+    pub not_covered: Vec<String>,
 }
+
+/// The plan kinds the planner does not rank, so `--measure` never measures them.
+pub const NOT_COVERED: [&str; 1] = [
+    "the 2-Karatsuba split of ePrint 2025/1939 (two half-size FAFFT products plus a radix-16 residual): not a plan kind of the planner, not ranked and NOT MEASURED; the firmware has no split-operand driver",
+];
 
 /// The hqc-verify next to the running binary, or `explicit`.
 pub fn find_hqc_verify(explicit: Option<&Path>) -> Result<PathBuf, MeasureError> {
@@ -559,6 +591,45 @@ pub fn run_board(
     })
 }
 
+/// True when `params` is an export (params.json) of exactly this configuration: an export left
+/// in the work folder by an earlier `--measure`, or a committed one copied there, is reused
+/// instead of re-running the (slow) routine generation. `hqc-verify board` verifies the folder
+/// (config_id, headers, programs) before it builds anything.
+pub fn export_matches(
+    params: &Path,
+    m: u32,
+    l: u32,
+    beta: &str,
+    chain: &str,
+    c: u64,
+    n: u64,
+) -> bool {
+    let Ok(text) = std::fs::read_to_string(params) else {
+        return false;
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
+    let st = |p: &[&str]| {
+        get(&v, p)
+            .and_then(|x| x.as_str())
+            .map(str::to_ascii_lowercase)
+    };
+    let chain = chain.to_ascii_lowercase();
+    let chain_ok = st(&["chain", "kind"]).as_deref() == Some(chain.as_str())
+        || st(&["chain", "gamma_l"])
+            .map(|g| format!("gamma:{g}"))
+            .as_deref()
+            == Some(chain.as_str());
+    num("m") == Some(u64::from(m))
+        && num("l") == Some(u64::from(l))
+        && num("c") == Some(c)
+        && num("n") == Some(n)
+        && st(&["beta"]).as_deref() == Some(beta.to_ascii_lowercase().as_str())
+        && chain_ok
+}
+
 /// Export, build and count the top `k` plans of `report`.
 pub fn measure_plans(
     report: &PlanReport,
@@ -579,7 +650,10 @@ pub fn measure_plans(
             .parts()
             .iter()
             .map(|(n, c)| (n.to_string(), *c))
-            .chain(std::iter::once(("product".to_string(), p.cost.total_cycles)))
+            .chain(std::iter::once((
+                "product".to_string(),
+                p.cost.total_cycles,
+            )))
             .collect();
         let mut mp = MeasuredPlan {
             rank: p.rank,
@@ -589,10 +663,16 @@ pub fn measure_plans(
             measured: None,
             measured_rank: None,
             skipped: None,
+            reused_export: false,
         };
         if let Some(why) = not_buildable(p, report.m) {
-            mp.skipped = Some(format!("not buildable on the board: {why}"));
-            eprintln!("measure: plan {} ({}): {}", p.rank, p.label, mp.skipped.as_deref().unwrap_or(""));
+            mp.skipped = Some(format!("NOT MEASURED: not buildable on the board: {why}"));
+            eprintln!(
+                "measure: plan {} ({}): {}",
+                p.rank,
+                p.label,
+                mp.skipped.as_deref().unwrap_or("")
+            );
             plans.push(mp);
             continue;
         }
@@ -604,17 +684,44 @@ pub fn measure_plans(
         let chain = Chain::parse(&t0.chain).map_err(|e| CrtError::Chain(e))?;
         let dir = work.join(format!("rank-{}", p.rank));
         let cfg = crate::export::ExportConfig::new(report.m, t0.l, beta, chain, p.c, report.n);
-        eprintln!("measure: plan {} ({}): export to {}", p.rank, p.label, dir.display());
-        crate::export::export_layout(&cfg, &dir, true, crate::export::Layout::Project, false)
-            .map_err(|e| MeasureError::Export {
+        if export_matches(
+            &dir.join("params.json"),
+            report.m,
+            t0.l,
+            &t0.beta,
+            &t0.chain,
+            p.c,
+            report.n,
+        ) {
+            eprintln!(
+                "measure: plan {} ({}): reusing the export in {} (same configuration; the board verifies it)",
+                p.rank,
+                p.label,
+                dir.display()
+            );
+            mp.reused_export = true;
+        } else {
+            eprintln!(
+                "measure: plan {} ({}): export to {}",
+                p.rank,
+                p.label,
+                dir.display()
+            );
+            crate::export::export_layout(&cfg, &dir, true, crate::export::Layout::Project, false)
+                .map_err(|e| MeasureError::Export {
                 rank: p.rank,
                 label: p.label.clone(),
                 reason: e.to_string(),
             })?;
+        }
         eprintln!("measure: plan {} ({}): hqc-verify board", p.rank, p.label);
         let v = run_board(&hqc, &dir.join("params.json"), &work.join("build"))?;
-        let name = format!("rank-{}", p.rank);
-        match row_from_board(&v, &name, &format!("search crt --n {} rank {}", report.n, p.rank)) {
+        let name = format!("crt-{}-rank-{}", report.n, p.rank);
+        match row_from_board(
+            &v,
+            &name,
+            &format!("search crt --n {} rank {}", report.n, p.rank),
+        ) {
             Ok(row) => mp.measured = Some(row),
             Err(e) => mp.skipped = Some(format!("measurement failed: {e}")),
         }
@@ -636,6 +743,7 @@ pub fn measure_plans(
         board_command: format!("hqc-verify board --params P {}", BOARD_ARGS.join(" ")),
         plans,
         measured_winner,
+        not_covered: NOT_COVERED.iter().map(|s| s.to_string()).collect(),
     })
 }
 
@@ -647,7 +755,18 @@ pub fn render_measure(m: &MeasureReport) -> String {
     );
     s += &format!(
         "{:>4} {:<26} {:<14} {:>11} {:>11} {:>11} {:>11} {:>11} {:>12} {:>12} {:>6}  {}\n",
-        "rank", "plan", "", "forward", "pointwise", "inverse", "residue", "recon", "product", "instr", "m-rank", "checks"
+        "rank",
+        "plan",
+        "",
+        "forward",
+        "pointwise",
+        "inverse",
+        "residue",
+        "recon",
+        "product",
+        "instr",
+        "m-rank",
+        "checks"
     );
     for p in &m.plans {
         let model = |n: &str| {
@@ -710,8 +829,11 @@ pub fn render_measure(m: &MeasureReport) -> String {
     match &m.measured_winner {
         Some(w) => {
             let ranking: Vec<String> = {
-                let mut v: Vec<&MeasuredPlan> =
-                    m.plans.iter().filter(|p| p.measured_rank.is_some()).collect();
+                let mut v: Vec<&MeasuredPlan> = m
+                    .plans
+                    .iter()
+                    .filter(|p| p.measured_rank.is_some())
+                    .collect();
                 v.sort_by_key(|p| p.measured_rank);
                 v.iter()
                     .map(|p| {
@@ -720,14 +842,30 @@ pub fn render_measure(m: &MeasureReport) -> String {
                             p.measured_rank.unwrap_or(0),
                             p.label,
                             p.rank,
-                            p.measured.as_ref().map(|r| r.measured.product.cycles).unwrap_or(0)
+                            p.measured
+                                .as_ref()
+                                .map(|r| r.measured.product.cycles)
+                                .unwrap_or(0)
                         )
                     })
                     .collect()
             };
-            s += &format!("measured ranking: {}\nmeasured winner: {w}\n", ranking.join("; "));
+            s += &format!(
+                "measured ranking: {}\nmeasured winner: {w}\n",
+                ranking.join("; ")
+            );
         }
         None => s += "measured winner: none (no plan measured)\n",
+    }
+    let skipped = m.plans.iter().filter(|p| p.measured.is_none()).count();
+    if skipped > 0 {
+        s += &format!(
+            "{skipped} of the top {} plans NOT MEASURED (reasons above); the measured ranking covers only the measured plans\n",
+            m.plans.len()
+        );
+    }
+    for n in &m.not_covered {
+        s += &format!("not covered: {n}\n");
     }
     s
 }
@@ -742,21 +880,113 @@ pub struct CalibrateArgs {
     /// was measured). Without any, the committed table is only checked.
     #[arg(long = "board", value_name = "NAME|SOURCE|FILE")]
     pub board: Vec<String>,
+    /// Start from the rows of this table (rows measured earlier whose board reports were not
+    /// kept); rows read from `--crt` / `--board` follow.
+    #[arg(long = "table", value_name = "FILE")]
+    pub table: Option<PathBuf>,
+    /// `search crt --measure K --out FILE` reports: their measured plans become rows (in
+    /// report order, before the `--board` rows).
+    #[arg(long = "crt", value_name = "FILE")]
+    pub crt: Vec<PathBuf>,
     /// Write the table here (atomically).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print the JSON of the fit.
     #[arg(long)]
     pub json: bool,
+    /// Also refit the model's coefficients on the table (non-negative least squares on
+    /// relative errors, one group per measured stage) and print them beside the committed ones.
+    #[arg(long)]
+    pub fit: bool,
+}
+
+/// One row per configuration: a later row of the same config_id replaces the measurement and
+/// the KAT verdict of the earlier one (a re-run) and adds its source; when the two measurements
+/// differ (the firmware changed between the runs), the source records the earlier product.
+pub fn merge_rows(rows: Vec<TableRow>) -> Vec<TableRow> {
+    let mut out: Vec<TableRow> = Vec::new();
+    for r in rows {
+        match out.iter_mut().find(|x| x.config_id == r.config_id) {
+            Some(x) => {
+                let mut source = x.source.clone();
+                if !source.contains(&r.source) {
+                    source = format!("{source}; re-measured: {}", r.source);
+                }
+                if x.measured != r.measured {
+                    source += &format!(
+                        " (the earlier run counted a product of {} instructions, {} cycles)",
+                        x.measured.product.instructions, x.measured.product.cycles
+                    );
+                }
+                x.source = source;
+                x.measured = r.measured;
+                x.kat = r.kat;
+                x.kat_passed = r.kat_passed;
+                x.firmware_checks_passed = r.firmware_checks_passed;
+            }
+            None => out.push(r),
+        }
+    }
+    out
+}
+
+impl CalibrateArgs {
+    /// The command line that made a table.
+    pub fn command(&self) -> String {
+        let mut s = String::from("search calibrate");
+        if let Some(t) = &self.table {
+            s += &format!(" --table {}", t.display());
+        }
+        for f in &self.crt {
+            s += &format!(" --crt {}", f.display());
+        }
+        for b in &self.board {
+            s += &format!(" --board '{b}'");
+        }
+        if let Some(o) = &self.out {
+            s += &format!(" --out {}", o.display());
+        }
+        s
+    }
 }
 
 /// Run `search calibrate`: assemble a table from board reports (or take the committed one)
 /// and print the calibrated model's fit.
 pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
-    let table = if a.board.is_empty() {
+    let table = if a.board.is_empty() && a.crt.is_empty() && a.table.is_none() {
         MeasuredTable::committed()?
     } else {
         let mut rows = Vec::new();
+        if let Some(file) = &a.table {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+            rows = MeasuredTable::parse(&text, &file.display().to_string())?.rows;
+        }
+        for file in &a.crt {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+            let v: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("{} is not a crt report: {e}", file.display()))?;
+            let plans = get(&v, &["measured", "plans"])
+                .and_then(|p| p.as_array())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{}: no `measured.plans` (run search crt with --measure)",
+                        file.display()
+                    )
+                })?;
+            for p in plans {
+                if let Some(m) = p.get("measured").filter(|m| !m.is_null()) {
+                    let mut row: TableRow = serde_json::from_value(m.clone()).map_err(|e| {
+                        anyhow::anyhow!("{}: bad measured row: {e}", file.display())
+                    })?;
+                    if !row.name.starts_with("crt-") {
+                        row.name = format!("crt-{}-{}", row.n, row.name);
+                    }
+                    rows.push(row);
+                }
+            }
+        }
         for spec in &a.board {
             let mut it = spec.splitn(3, '|');
             let (Some(name), Some(source), Some(file)) = (it.next(), it.next(), it.next()) else {
@@ -768,10 +998,11 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{file} is not a board report: {e}"))?;
             rows.push(row_from_board(&v, name, source)?);
         }
+        let rows = merge_rows(rows);
         MeasuredTable {
             schema_version: TABLE_SCHEMA,
             timing: "m4-trm-r0p1-v1".into(),
-            command: "search calibrate --board 'NAME|SOURCE|FILE' ... (docs/cost-model.md §2)".into(),
+            command: a.command(),
             rows,
         }
     };
@@ -797,5 +1028,226 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         }
         println!("{}", render_error(&err));
     }
+    if a.fit {
+        let groups = fit_coefficients(&table)?;
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&groups)?);
+        } else {
+            for g in &groups {
+                println!(
+                    "fit {} ({} rows, max |fit/measured - 1| {:.1} %):",
+                    g.group,
+                    g.rows,
+                    100.0 * g.max_error
+                );
+                for (n, k, c) in &g.coefficients {
+                    println!("  {n:<28} fitted {k:>12.4}  model {c:>12.4}");
+                }
+            }
+        }
+    }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The coefficients' fit (search calibrate --fit).
+
+/// The coefficient groups of the calibrated model and the measured stage each is fitted to:
+/// (group, measured stage, the feature names of `calibrated::transform_terms` & co.).
+pub const FIT_GROUPS: [(&str, &[&str]); 6] = [
+    (
+        "butterflies",
+        &[
+            "gamma program XORs",
+            "butterflies (group pairs)",
+            "s0 part (v1 cycles)",
+        ],
+    ),
+    (
+        "basis_cvt",
+        &["basis-conversion words", "basis-conversion row words"],
+    ),
+    (
+        "encode_decode",
+        &["Encode/Decode program XORs", "Encode/Decode groups"],
+    ),
+    ("pointwise", &["groups"]),
+    ("residue", &["clmul32 products", "Karatsuba words"]),
+    (
+        "reconstruction",
+        &[
+            "solve terms",
+            "words of u",
+            "shifted words",
+            "M·u XOR words",
+        ],
+    ),
+];
+
+/// The fitted coefficients of one group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupFit {
+    /// Group (= the measured stage it is fitted to).
+    pub group: String,
+    /// Rows used (rows where the stage was measured, > 0).
+    pub rows: usize,
+    /// (feature, fitted cycles per unit, coefficient in the current model).
+    pub coefficients: Vec<(String, f64, f64)>,
+    /// Largest |fit / measured − 1| of the stage over those rows, with the fitted coefficients.
+    pub max_error: f64,
+}
+
+fn measured_stage(r: &TableRow, stage: &str) -> u64 {
+    let m = &r.measured;
+    match stage {
+        "butterflies" => m.butterflies.cycles,
+        "basis_cvt" => m.basis_cvt.cycles,
+        "encode_decode" => m.encode_decode.cycles,
+        "pointwise" => m.pointwise.cycles,
+        "residue" => m.residue.cycles,
+        "reconstruction" => m.reconstruction.cycles,
+        _ => 0,
+    }
+}
+
+/// Feature counts (summed over the components) and current coefficients of a model.
+fn features(b: &CalBreakdown, names: &[&str]) -> (Vec<f64>, Vec<f64>) {
+    let mut f = vec![0.0; names.len()];
+    let mut k = vec![0.0; names.len()];
+    for comp in [
+        &b.forward,
+        &b.pointwise,
+        &b.inverse,
+        &b.residue,
+        &b.reconstruction,
+    ] {
+        for t in &comp.terms {
+            if let Some(i) = names.iter().position(|n| *n == t.name) {
+                f[i] += t.count;
+                k[i] = t.coefficient;
+            }
+        }
+    }
+    (f, k)
+}
+
+/// Solve the square system `a x = b` by Gaussian elimination with partial pivoting (None when
+/// singular).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let piv = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        let scale = a.iter().map(|r| r[col].abs()).fold(0.0, f64::max);
+        if a[piv][col].abs() <= 1e-12 * scale.max(1e-300) {
+            return None;
+        }
+        a.swap(col, piv);
+        b.swap(col, piv);
+        for i in col + 1..n {
+            let q = a[i][col] / a[col][col];
+            for j in col..n {
+                a[i][j] -= q * a[col][j];
+            }
+            b[i] -= q * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|j| a[i][j] * x[j]).sum();
+        x[i] = (b[i] - s) / a[i][i];
+    }
+    Some(x)
+}
+
+/// Non-negative least squares on relative errors, `min Σ_r ((Σ_i k_i f_ri − y_r) / y_r)²` over
+/// k ≥ 0, by trying every support set of the (at most four) features: the feasible solution of
+/// smallest residual wins (ties: the earlier support, so the result is deterministic).
+pub fn nnls_relative(f: &[Vec<f64>], y: &[f64]) -> Vec<f64> {
+    let p = f.first().map_or(0, |r| r.len());
+    let mut best: (f64, Vec<f64>) = (f64::INFINITY, vec![0.0; p]);
+    for mask in 1u32..(1 << p) {
+        let idx: Vec<usize> = (0..p).filter(|i| mask >> i & 1 == 1).collect();
+        let q = idx.len();
+        let mut a = vec![vec![0.0; q]; q];
+        let mut b = vec![0.0; q];
+        for (row, &yr) in f.iter().zip(y) {
+            let w = 1.0 / (yr * yr);
+            for (ii, &i) in idx.iter().enumerate() {
+                b[ii] += w * row[i] * yr;
+                for (jj, &j) in idx.iter().enumerate() {
+                    a[ii][jj] += w * row[i] * row[j];
+                }
+            }
+        }
+        let Some(x) = solve(a, b) else { continue };
+        if x.iter().any(|&v| v < 0.0) {
+            continue;
+        }
+        let mut k = vec![0.0; p];
+        for (ii, &i) in idx.iter().enumerate() {
+            k[i] = x[ii];
+        }
+        let res: f64 = f
+            .iter()
+            .zip(y)
+            .map(|(row, &yr)| {
+                let m: f64 = row.iter().zip(&k).map(|(a, b)| a * b).sum();
+                ((m - yr) / yr).powi(2)
+            })
+            .sum();
+        if res < best.0 * (1.0 - 1e-12) {
+            best = (res, k);
+        }
+    }
+    best.1
+}
+
+/// Fit every coefficient group on the table's `fitted` rows (run on the committed table, the
+/// data the committed coefficients of `fafft_config::cost::calibrated::coef` were fitted on).
+pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, MeasureError> {
+    let (rows, _) = fit(t)?;
+    let mut out = Vec::new();
+    for (group, names) in FIT_GROUPS {
+        let mut f = Vec::new();
+        let mut y = Vec::new();
+        let mut current = vec![0.0; names.len()];
+        for (tr, rf) in t.rows.iter().zip(&rows) {
+            let meas = measured_stage(tr, group);
+            if meas == 0 || !tr.fitted {
+                continue;
+            }
+            let (fr, k) = features(&rf.model, names);
+            for (c, v) in current.iter_mut().zip(k) {
+                if v != 0.0 {
+                    *c = v;
+                }
+            }
+            f.push(fr);
+            y.push(meas as f64);
+        }
+        if y.is_empty() {
+            continue;
+        }
+        let k = nnls_relative(&f, &y);
+        let max_error = f
+            .iter()
+            .zip(&y)
+            .map(|(row, &yr)| {
+                let m: f64 = row.iter().zip(&k).map(|(a, b)| a * b).sum();
+                (m / yr - 1.0).abs()
+            })
+            .fold(0.0, f64::max);
+        out.push(GroupFit {
+            group: group.into(),
+            rows: y.len(),
+            coefficients: names
+                .iter()
+                .zip(k)
+                .zip(current)
+                .map(|((n, k), c)| (n.to_string(), k, c))
+                .collect(),
+            max_error,
+        });
+    }
+    Ok(out)
 }
