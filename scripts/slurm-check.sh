@@ -132,18 +132,11 @@ sinfo >&2
 
 # --- 4. the recipe: a job array of shards, then a dependent merge --------------------------------
 cd "$T/work"
-cat >joint-shard.sbatch <<'EOF'
-#!/bin/bash
-#SBATCH --job-name=joint-shard
-#SBATCH --cpus-per-task=1
-#SBATCH --output=shard-%a.out
-# joint-shard.sbatch S SEARCH-ARGS...: shard $SLURM_ARRAY_TASK_ID of S (resumable)
-set -euo pipefail
-S="$1"; shift
-exec "$SEARCH" moduli "$@" --threads "$SLURM_CPUS_PER_TASK" \
-  --shard "$SLURM_ARRAY_TASK_ID/$S" --checkpoint "ckpt-$SLURM_ARRAY_TASK_ID.json" \
-  --out "part-$SLURM_ARRAY_TASK_ID.json"
-EOF
+# joint-shard.sbatch is the README's block after its "joint-shard.sbatch" marker (one source)
+awk '/^<!-- joint-shard.sbatch:/ {m=1; next} m && /^```sh$/ {on=1; next} on && /^```$/ {exit} on {print}' \
+  "$ROOT/README.md" >joint-shard.sbatch
+grep -q '^exec "\$SEARCH" moduli' joint-shard.sbatch \
+  || die "README.md has no joint-shard.sbatch block after its marker"
 export SEARCH
 ARRAY="$(sbatch --parsable --export=ALL --array=0-$((SHARDS - 1)) joint-shard.sbatch "$SHARDS" "${SPACE[@]}")"
 MERGE="$(sbatch --parsable --export=ALL --dependency=afterok:"$ARRAY" --job-name=joint-merge \

@@ -5,21 +5,15 @@
 #      all but the timing smoke tests of hqc-verify/tests/timing.rs, which are noisy on shared
 #      machines and run by hand (docs/kat.md);
 #   2. the full board KAT sets (100 entries per flavour) of the committed exports;
-#   3. a real one-node Slurm cluster running the joint search as a 4-shard job array
-#      (scripts/slurm-check.sh; needs root for apt and the daemons).
-# Usage: ./scripts/test-extended.sh [--no-slurm]
+#   3. the whole HQC-1 joint search (64 orbits x 32 conjugates x 2^10 offsets), timed.
+# (The Slurm check, scripts/slurm-check.sh, is quick and runs in scripts/test.sh.)
+# Usage: ./scripts/test-extended.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 t0=$(date +%s)
 step() { printf '\n== %s (%s, +%ss)\n' "$1" "$(date +%T)" "$(( $(date +%s) - t0 ))"; }
-slurm=1
-for a in "$@"; do
-  case "$a" in
-    --no-slurm) slurm=0 ;;
-    *) echo "unknown argument: $a (usage: $0 [--no-slurm])" >&2; exit 2 ;;
-  esac
-done
+if [ "$#" -gt 0 ]; then echo "unknown argument: $1 (usage: $0)" >&2; exit 2; fi
 
 step "board toolchain"
 scripts/install-board-deps.sh
@@ -34,16 +28,18 @@ cargo test --workspace --release --no-fail-fast -- --ignored \
   --skip rm_decode_clean_vs_noisy
 
 step "board: 100 KAT entries per flavour for every committed project-layout export"
-cargo build --release -p hqc-verify
+cargo build --release -p hqc-verify -p search
 for p in results/export/*/params.json; do
   case "$p" in *-artifact/*) continue ;; esac
   echo "-- $p"
   "${CARGO_TARGET_DIR:-target}/release/hqc-verify" board --params "$p" --count 100
 done
 
-if [ "$slurm" = 1 ]; then
-  step "Slurm: one-node cluster, 4-shard joint search, dependent merge"
-  scripts/slurm-check.sh
-fi
+step "joint search, HQC-1, whole space (docs/joint-search.md; target <= 15 min on 2 cores)"
+tmp=$(mktemp -d)
+/usr/bin/time -f "joint search: %e s wall, %U s user" \
+  "${CARGO_TARGET_DIR:-target}/release/search" moduli --m 32 --l 10 --objective product \
+  --threads 2 --optimise 1 --top 20 --checkpoint "$tmp/ckpt.json" --out "$tmp/hqc1-joint.json"
+rm -rf "$tmp"
 
 step "done"

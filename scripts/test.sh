@@ -3,7 +3,8 @@
 # cross toolchain and QEMU (apt), Debian's rustc-web for the no_std board build, a Python venv for
 # the notebooks. Then runs every test of the workspace, the board KEM host check, the copy check
 # (host KATs and one board run from a copy of the repository in a temporary folder, with no folder
-# outside it and HQC_KAT_DIR unset: scripts/copy-check.sh) and the notebooks. No official KAT file
+# outside it and HQC_KAT_DIR unset: scripts/copy-check.sh), the Slurm check (scripts/slurm-check.sh:
+# a real one-node cluster runs the README's job-array recipe) and the notebooks. No official KAT file
 # is needed (docs/kat.md).
 # Used by CI (.ci/run) and by newcomers: ./scripts/test.sh
 set -euo pipefail
@@ -36,5 +37,8 @@ scripts/copy-check.sh
 
 step "notebooks (headless, fail on any failing cell)"
 scripts/notebooks.sh
+
+step "Slurm: one-node cluster (apt slurm-wlm, munge), 4-shard joint search, dependent merge == one unsharded run"
+SEARCH="${CARGO_TARGET_DIR:-target}/release/search" scripts/slurm-check.sh   # built by notebooks.sh
 
 step "done"
