@@ -144,9 +144,7 @@ impl ConfigError {
             ConfigError::Mismatch { field, .. } => Some(field.clone()),
             ConfigError::FileMissing { file, .. }
             | ConfigError::FileChanged { file, .. }
-            | ConfigError::Artefact { file, .. } => {
-                Some(format!("files.{file}"))
-            }
+            | ConfigError::Artefact { file, .. } => Some(format!("files.{file}")),
             _ => None,
         }
     }

@@ -392,7 +392,8 @@ fn cmd_board(b: &BoardCmd) -> Result<bool> {
         if let Some(svg) = &b.args.svg {
             board::profile::write_svg(&report, svg)?;
         }
-        b.output.emit(&report, &board::profile::render_text(&report))?;
+        b.output
+            .emit(&report, &board::profile::render_text(&report))?;
         return Ok(report.passed);
     }
     let report = board::execute(&b.args)?;

@@ -332,11 +332,18 @@ fn run(cli: Cli) -> Result<()> {
                     std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
                 data.push((p, b));
             }
-            if data.first().is_some_and(|(_, b)| search::joint::is_joint(b)) {
+            if data
+                .first()
+                .is_some_and(|(_, b)| search::joint::is_joint(b))
+            {
                 let report = search::joint::merge(&data, threads.map(|t| t as usize))?;
                 emit(&to_json(&report)?, out.as_deref(), json)?;
                 if let Some(o) = &out {
-                    eprintln!("{}\nwritten to {}", search::joint::summary(&report), o.display());
+                    eprintln!(
+                        "{}\nwritten to {}",
+                        search::joint::summary(&report),
+                        o.display()
+                    );
                 }
                 return Ok(());
             }

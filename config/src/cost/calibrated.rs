@@ -298,9 +298,13 @@ fn transform_terms(tc: &TransformConsts, top: u64, inverse: bool) -> Vec<(&'stat
     let big_l = tc.l + tc.m.trailing_zeros();
     let w = (1u64 << big_l) / 32;
     let ng = (1u64 << tc.l).div_ceil(32);
-    let bc = taylor_words(big_l, if inverse { w } else { top })
-        + 8 * ebc_ops(big_l.saturating_sub(8));
-    let ed = if inverse { tc.decode_xor } else { tc.encode_xor };
+    let bc =
+        taylor_words(big_l, if inverse { w } else { top }) + 8 * ebc_ops(big_l.saturating_sub(8));
+    let ed = if inverse {
+        tc.decode_xor
+    } else {
+        tc.encode_xor
+    };
     let zero = TransformConsts {
         gamma_xor: vec![0; tc.gamma_xor.len()],
         ..tc.clone()
@@ -315,13 +319,19 @@ fn transform_terms(tc: &TransformConsts, top: u64, inverse: bool) -> Vec<(&'stat
         ("Encode/Decode program XORs", (ed * ng) as f64, coef::ED_XOR),
         ("Encode/Decode groups", ng as f64, coef::ED_GROUP),
         ("gamma program XORs", gamma as f64, coef::BF_GAMMA_XOR),
-        ("butterflies (group pairs)", (pairs * u64::from(tc.l)) as f64, coef::BF_PAIR),
+        (
+            "butterflies (group pairs)",
+            (pairs * u64::from(tc.l)) as f64,
+            coef::BF_PAIR,
+        ),
         ("s0 part (v1 cycles)", s0, coef::BF_S0),
     ]
 }
 
 fn scaled(v: Vec<(&'static str, f64, f64)>, k: u64) -> Vec<(&'static str, f64, f64)> {
-    v.into_iter().map(|(n, c, q)| (n, c * k as f64, q)).collect()
+    v.into_iter()
+        .map(|(n, c, q)| (n, c * k as f64, q))
+        .collect()
 }
 
 /// The calibrated cost of one product: `forward_transforms` forward transforms of n-bit

@@ -80,7 +80,11 @@ pub fn render_text(r: &BoardReport) -> String {
             }
         );
     }
-    let _ = writeln!(s, "\nKAT entries on the board (Reed-Solomon decoder {}):", r.decoder);
+    let _ = writeln!(
+        s,
+        "\nKAT entries on the board (Reed-Solomon decoder {}):",
+        r.decoder
+    );
     for k in &r.kat {
         let _ = writeln!(
             s,
