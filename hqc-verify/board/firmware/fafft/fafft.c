@@ -316,17 +316,96 @@ void ibasis_cvt_ref(uint32_t *f, unsigned L)
         for (unsigned s = 0; s < (1u << L); s += 2u << k) div_s(f, s, k, 1);
 }
 
-/* per-word tables: BasisCvt_4 (resp. inverse) on both 16-bit halves of a word, by bytes */
-static uint32_t bc4_tab[4][256], ibc4_tab[4][256];
-
-static inline uint32_t tab4(const uint32_t t[4][256], uint32_t w)
+/* BasisCvt_4 (resp. its inverse) on both 16-bit lanes of a word at once, table-free: only
+   shifts, masks and XORs, so no memory address depends on the data (docs/fafft.md sec. 5.4).
+   Forward: in-place division by s_3 = x^8+x^4+x^2+x on each 16-bit lane, then by
+   s_2 = x^4+x on each byte, then by s_1 = x^2+x on each nibble (s_0 = x: nothing).  A division
+   by x^h + l(x), deg l <= h/2, is w ^= D((1+N) A): A the upper halves, D the right shifts by
+   h - e for the terms x^e of l, N = D restricted to the upper half; N^2 = 0 (every shift of N
+   is >= h/2), so (1+N)^{-1} = 1+N.
+   Inverse: the multiplications in reverse order, w ^= D(A) each. 16 resp. 8 instructions. */
+static inline uint32_t bc4x2(uint32_t w)
 {
-    return t[0][w & 255] ^ t[1][(w >> 8) & 255] ^ t[2][(w >> 16) & 255] ^ t[3][w >> 24];
+#if defined(__arm__) && !defined(HOST_BUILD)
+    /* the same 16 data-processing instructions, scheduled by hand (gcc spills otherwise) */
+    uint32_t a, u;
+    __asm__("and %[a], %[w], #0xff00ff00\n\t"
+            "eor %[u], %[a], %[a], lsr #2\n\t"
+            "eor %[u], %[u], %[a], lsr #3\n\t"
+            "eor %[w], %[w], %[u], lsr #4\n\t"
+            "and %[u], %[u], #0xf000f000\n\t"
+            "eor %[w], %[w], %[u], lsr #8\n\t"
+            "eor %[w], %[w], %[u], lsr #10\n\t"
+            "eor %[w], %[w], %[u], lsr #11\n\t"
+            "and %[a], %[w], #0xf0f0f0f0\n\t"
+            "eor %[w], %[w], %[a], lsr #3\n\t"
+            "and %[a], %[a], #0x80808080\n\t"
+            "eor %[w], %[w], %[a], lsr #6\n\t"
+            "and %[a], %[w], #0xcccccccc\n\t"
+            "eor %[w], %[w], %[a], lsr #1\n\t"
+            "and %[a], %[a], #0x88888888\n\t"
+            "eor %[w], %[w], %[a], lsr #2"
+            : [w] "+r"(w), [a] "=&r"(a), [u] "=&r"(u));
+    return w;
+#else
+    uint32_t a, u, v;
+    /* s_3, lanes of 16: D(A) = (A ^ A>>2 ^ A>>3) >> 4, N A = D(A) & 0x0f000f00 */
+    a = w & 0xff00ff00u;
+    u = a ^ (a >> 2) ^ (a >> 3);
+    w ^= u >> 4;
+    u &= 0xf000f000u;
+    v = u ^ (u >> 2) ^ (u >> 3);
+    w ^= v >> 8;
+    /* s_2, lanes of 8: D(A) = A >> 3, N A = (A & 0x80808080) >> 3 */
+    a = w & 0xf0f0f0f0u;
+    w ^= a >> 3;
+    w ^= (a & 0x80808080u) >> 6;
+    /* s_1, lanes of 4: D(A) = A >> 1, N A = (A & 0x88888888) >> 1 */
+    a = w & 0xccccccccu;
+    w ^= a >> 1;
+    w ^= (a & 0x88888888u) >> 2;
+    return w;
+#endif
+}
+
+static inline uint32_t ibc4x2(uint32_t w)
+{
+    uint32_t a;
+#if defined(__arm__) && !defined(HOST_BUILD)
+    __asm__("and %[a], %[w], #0xcccccccc\n\t"
+            "eor %[w], %[w], %[a], lsr #1\n\t"
+            "and %[a], %[w], #0xf0f0f0f0\n\t"
+            "eor %[w], %[w], %[a], lsr #3\n\t"
+            "and %[a], %[w], #0xff00ff00\n\t"
+            "eor %[w], %[w], %[a], lsr #4\n\t"
+            "eor %[w], %[w], %[a], lsr #6\n\t"
+            "eor %[w], %[w], %[a], lsr #7"
+            : [w] "+r"(w), [a] "=&r"(a));
+#else
+    a = w & 0xccccccccu;  /* times s_1 */
+    w ^= a >> 1;
+    a = w & 0xf0f0f0f0u;  /* times s_2 */
+    w ^= a >> 3;
+    a = w & 0xff00ff00u;  /* times s_3 */
+    w ^= (a ^ (a >> 2) ^ (a >> 3)) >> 4;
+#endif
+    return w;
+}
+
+/* test hooks: the two lane transforms on n words */
+void basis_cvt4_lanes(uint32_t *w, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) w[i] = bc4x2(w[i]);
+}
+
+void ibasis_cvt4_lanes(uint32_t *w, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) w[i] = ibc4x2(w[i]);
 }
 
 /* BasisCvt_8 of one 256-bit digit (8 words): Taylor expansion in s_4 = x^16 + x, then the
    column transform BasisCvt_4 over the 16 half-word digits, then BasisCvt_4 inside each
-   half-word (tables).  Every primitive step below is an involution, so ibc8 is the same
+   half-word (bc4x2, table-free).  Every primitive step below is an involution, so ibc8 is the same
    sequence reversed. */
 static inline void bc8(uint32_t *p)
 {
@@ -355,14 +434,14 @@ static inline void bc8(uint32_t *p)
     w5 ^= w5 >> 16; w4 ^= w5 << 16;
     w7 ^= w7 >> 16; w6 ^= w7 << 16;
     /* rows: BasisCvt_4 inside each half-word */
-    p[0] = tab4(bc4_tab, w0); p[1] = tab4(bc4_tab, w1); p[2] = tab4(bc4_tab, w2); p[3] = tab4(bc4_tab, w3);
-    p[4] = tab4(bc4_tab, w4); p[5] = tab4(bc4_tab, w5); p[6] = tab4(bc4_tab, w6); p[7] = tab4(bc4_tab, w7);
+    p[0] = bc4x2(w0); p[1] = bc4x2(w1); p[2] = bc4x2(w2); p[3] = bc4x2(w3);
+    p[4] = bc4x2(w4); p[5] = bc4x2(w5); p[6] = bc4x2(w6); p[7] = bc4x2(w7);
 }
 
 static inline void ibc8(uint32_t *p)
 {
-    uint32_t w0 = tab4(ibc4_tab, p[0]), w1 = tab4(ibc4_tab, p[1]), w2 = tab4(ibc4_tab, p[2]), w3 = tab4(ibc4_tab, p[3]);
-    uint32_t w4 = tab4(ibc4_tab, p[4]), w5 = tab4(ibc4_tab, p[5]), w6 = tab4(ibc4_tab, p[6]), w7 = tab4(ibc4_tab, p[7]);
+    uint32_t w0 = ibc4x2(p[0]), w1 = ibc4x2(p[1]), w2 = ibc4x2(p[2]), w3 = ibc4x2(p[3]);
+    uint32_t w4 = ibc4x2(p[4]), w5 = ibc4x2(p[5]), w6 = ibc4x2(p[6]), w7 = ibc4x2(p[7]);
     w6 ^= w7 << 16; w7 ^= w7 >> 16;
     w4 ^= w5 << 16; w5 ^= w5 >> 16;
     w2 ^= w3 << 16; w3 ^= w3 >> 16;
@@ -919,29 +998,47 @@ void crt_times_il(uint32_t *u, const uint32_t *t) { clmul_low(u, t, IL_plain, CR
 /* u = t * M^{-1} mod x^c without IL: solve M u = t (mod x^c) word by word, using the sparse M.
    After u[w] is known its contributions u[w] x^(32w) * (M - 1) are pushed into the later words
    (per residue class r = e mod 32 one shifted pair lo/hi); the exponents e < 32 act inside a
-   word, where S(x) = x + sum_{0<e<32} x<<e (mod 2^32) is unitriangular: u[w] = S^{-1}(acc[w])
-   by byte tables.  Same u as crt_times_il (tested). */
-static uint32_t sinv_tab[4][256];
-
-static void build_sinv(void)
+   word, where S(x) = x + sum_{0<e<32, e in M} x<<e (mod 2^32) = x * P mod x^32 with the public
+   P = 1 + sum x^e.  So u[w] = S^{-1}(acc[w]) = acc[w] * Q mod x^32, Q = P^{-1} mod x^32, applied
+   as one shifted EOR per set bit of Q (no table, no data-dependent address; docs/fafft.md
+   sec. 9.9).  P and Q are folded at compile time from the static const header arrays.  Same u
+   as crt_times_il (tested). */
+static inline __attribute__((always_inline)) uint32_t sinv_p(void)
 {
-    uint32_t low = 0;   /* bit e set for exponents 0 < e < 32 of M */
+    uint32_t low = 1;
+#pragma GCC unroll 40
     for (unsigned r = 1; r < 32; r++)
+#pragma GCC unroll 200
         for (unsigned o = (unsigned)minpoly_offsets[r]; o < (unsigned)minpoly_offsets[r + 1]; o++)
             if (minpoly_flat[o] == 0) low |= 1u << r;
-    for (unsigned p = 0; p < 4; p++)
-        for (unsigned v = 0; v < 256; v++) {
-            uint32_t x = v << (8 * p);
-            /* forward substitution: find x' with S(x') = v << 8p */
-            uint32_t y = x, r = 0;
-            for (unsigned i = 0; i < 32; i++)
-                if ((y >> i) & 1u) {
-                    r |= 1u << i;
-                    y ^= (low << i) | (1u << i);
-                }
-            sinv_tab[p][v] = r;
-        }
+    return low;
 }
+
+/* Q = P^{-1} mod x^32 by forward substitution (P has constant term 1) */
+static inline __attribute__((always_inline)) uint32_t sinv_q(void)
+{
+    const uint32_t p = sinv_p();
+    uint32_t y = 1, q = 0;
+#pragma GCC unroll 32
+    for (unsigned i = 0; i < 32; i++)
+        if ((y >> i) & 1u) {
+            q |= 1u << i;
+            y ^= p << i;
+        }
+    return q;
+}
+
+static inline __attribute__((always_inline)) uint32_t sinv_apply(uint32_t v)
+{
+    const uint32_t q = sinv_q();
+    uint32_t x = 0;
+#pragma GCC unroll 32
+    for (unsigned j = 0; j < 32; j++)
+        if ((q >> j) & 1u) x ^= v << j;
+    return x;
+}
+
+uint32_t crt_sinv_q(void) { return sinv_q(); }
 
 /* Pull form: u[w] = S^{-1}( t[w] + sum_{e in M, 32 <= e < c} (u x^e)[w] + sum_{0 < e < 32} u[w-1] >> (32-e) ).
    u is zero-padded below word 0, so every word has the same body; the loops over the
@@ -972,7 +1069,7 @@ void crt_solve_u(uint32_t *u, const uint32_t *t)
 {
     uint32_t *ue = solve_ue + CRT_WORDS;     /* solve_ue[0..CRT_WORDS) stays zero */
     for (unsigned w = 0; w < CRT_WORDS; w++)
-        ue[w] = tab4((const uint32_t(*)[256])sinv_tab, t[w] ^ solve_terms(ue + w));
+        ue[w] = sinv_apply(t[w] ^ solve_terms(ue + w));
     memcpy(u, ue, CRT_WORDS * sizeof(uint32_t));
 }
 
@@ -1140,19 +1237,6 @@ void fafft_init(void)
 #if FAFFT_L >= 13
     GROWS(13);
 #endif
-    /* basis-conversion byte tables: BasisCvt_4 on each half-word */
-    for (unsigned p = 0; p < 4; p++)
-        for (unsigned x = 0; x < 256; x++) {
-            uint32_t w = x << (8 * p);
-            uint32_t lo = w & 0xffff, hi = w >> 16, ilo = lo, ihi = hi;
-            basis_cvt_ref(&lo, 4); basis_cvt_ref(&hi, 4);
-            ibasis_cvt_ref(&ilo, 4); ibasis_cvt_ref(&ihi, 4);
-            bc4_tab[p][x] = lo | (hi << 16);
-            ibc4_tab[p][x] = ilo | (ihi << 16);
-        }
     build_leaves();
     ebc_record();
-#if CRT_C
-    build_sinv();
-#endif
 }
