@@ -965,8 +965,38 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
 
 void clmul_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n) { kara_full(r, a, b, n, kscratch); }
 
+static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *tmp);
+
+/* n = 3t: a = a0 + a1 X + a2 X^2 (X = x^(32t)), the low 3t words of a*b are
+   a0b0 + (a0b1 + a1b0) X + low_t(a0b2 + a1b1 + a2b0) X^2 with a0b1 + a1b0 by Karatsuba:
+   3 full t-word products and 2 truncated ones (docs/fafft.md sec. 9.10) */
+static void kara_low3(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned t, uint32_t *tmp)
+{
+    uint32_t *as = tmp, *bs = tmp + t, *m = tmp + 2 * t, *s = tmp + 4 * t, *lw = tmp + 6 * t,
+             *next = tmp + 7 * t;
+    kara_full(r, a, b, t, next);                /* a0 b0 -> r[0..2t) */
+    kara_full(m, a + t, b + t, t, next);        /* a1 b1 */
+    for (unsigned i = 0; i < t; i++) {
+        as[i] = a[i] ^ a[t + i];
+        bs[i] = b[i] ^ b[t + i];
+    }
+    kara_full(s, as, bs, t, next);              /* (a0 + a1)(b0 + b1) */
+    xor_into(s, r, 2 * t);
+    xor_into(s, m, 2 * t);                      /* a0b1 + a1b0 */
+    memcpy(r + 2 * t, m, t * sizeof(uint32_t)); /* low_t(a1 b1) */
+    xor_into(r + t, s, 2 * t);
+    kara_low(lw, a, b + 2 * t, t, next);
+    xor_into(r + 2 * t, lw, t);
+    kara_low(lw, a + 2 * t, b, t, next);
+    xor_into(r + 2 * t, lw, t);
+}
+
 static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *tmp)
 {
+    if (n >= 6 && n % 3 == 0) {
+        kara_low3(r, a, b, n / 3, tmp);
+        return;
+    }
     if (n <= 3 || (n & 1)) {
         memset(r, 0, n * sizeof(uint32_t));
         for (unsigned i = 0; i < n; i++) {

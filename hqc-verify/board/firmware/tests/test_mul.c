@@ -109,6 +109,29 @@ int main(void)
         check(ok, "CRT lift of all-ones recovers sum x^(2i)");
     }
 
+    /* truncated and full carry-less products against the bit-serial schoolbook, at the sizes
+       of every Karatsuba split (binary, 3-way, odd, the residue sizes) */
+    {
+        static const unsigned ns[] = {1, 2, 3, 4, 5, 6, 7, 9, 12, 16, 18, 24, 32, 48, 64, 96};
+        static uint32_t pa[96], pb[96], pr[192], ps[192];
+        int okl = 1, okf = 1;
+        for (unsigned q = 0; q < sizeof ns / sizeof ns[0]; q++) {
+            unsigned n = ns[q];
+            for (int rep = 0; rep < 2; rep++) {
+                for (unsigned i = 0; i < n; i++) {
+                    pa[i] = rep ? 0xffffffffu : rnd32();
+                    pb[i] = rep ? 0xffffffffu : rnd32();
+                }
+                school(ps, pa, pb, n);
+                clmul_low(pr, pa, pb, n);
+                okl &= memcmp(pr, ps, n * sizeof(uint32_t)) == 0;
+                clmul_full(pr, pa, pb, n);
+                okf &= memcmp(pr, ps, 2 * n * sizeof(uint32_t)) == 0;
+            }
+        }
+        check(okl, "clmul_low = schoolbook mod x^(32n), n = 1..96 (binary and 3-way splits)");
+        check(okf, "clmul_full = schoolbook, n = 1..96");
+    }
 #if CRT_C
     /* the sparse solve gives the same u as the IL product, and IL * M = 1 mod x^c */
     {
