@@ -61,6 +61,65 @@ static inline void xor_into(uint32_t *dst, const uint32_t *src, unsigned n)
     for (unsigned i = 0; i < n; i++) dst[i] ^= src[i];
 }
 
+/* fixed sizes, unrolled (no loop, no size dispatch): dst[0..8) ^= src[0..8) and
+   dst[0..32) ^= src[0..32); on the M4 LDM/EOR/STM with four words per LDM */
+#if defined(__arm__) && !defined(HOST_BUILD)
+#define XOR4_STEP                                   \
+    "ldmia %[s]!, {r4, r5, r6, r7}\n\t"             \
+    "ldmia %[d], {r8, r9, r10, r11}\n\t"            \
+    "eor r8, r8, r4\n\t"                            \
+    "eor r9, r9, r5\n\t"                            \
+    "eor r10, r10, r6\n\t"                          \
+    "eor r11, r11, r7\n\t"                          \
+    "stmia %[d]!, {r8, r9, r10, r11}\n\t"
+static inline void xor8(uint32_t *dst, const uint32_t *src)
+{
+    __asm__ volatile(XOR4_STEP XOR4_STEP
+                     : [s] "+r"(src), [d] "+r"(dst)
+                     :
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "memory");
+}
+static inline void xor32(uint32_t *dst, const uint32_t *src)
+{
+    __asm__ volatile(XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP
+                     : [s] "+r"(src), [d] "+r"(dst)
+                     :
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "memory");
+}
+/* the forward butterfly's two passes in one: X ^= t, then Y ^= X (32 words each) */
+#define XOR2_STEP                                   \
+    "ldmia %[t]!, {r4, r5, r6, r7}\n\t"             \
+    "ldmia %[x], {r8, r9, r10, r11}\n\t"            \
+    "eor r8, r8, r4\n\t"                            \
+    "eor r9, r9, r5\n\t"                            \
+    "eor r10, r10, r6\n\t"                          \
+    "eor r11, r11, r7\n\t"                          \
+    "stmia %[x]!, {r8, r9, r10, r11}\n\t"           \
+    "ldmia %[y], {r4, r5, r6, r7}\n\t"              \
+    "eor r4, r4, r8\n\t"                            \
+    "eor r5, r5, r9\n\t"                            \
+    "eor r6, r6, r10\n\t"                           \
+    "eor r7, r7, r11\n\t"                           \
+    "stmia %[y]!, {r4, r5, r6, r7}\n\t"
+static inline void xor32_fused(uint32_t *x, uint32_t *y, const uint32_t *t)
+{
+    __asm__ volatile(XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP
+                     : [t] "+r"(t), [x] "+r"(x), [y] "+r"(y)
+                     :
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "memory");
+}
+#else
+static inline void xor8(uint32_t *dst, const uint32_t *src) { xor_into(dst, src, 8); }
+static inline void xor32(uint32_t *dst, const uint32_t *src) { xor_into(dst, src, 32); }
+static inline void xor32_fused(uint32_t *x, uint32_t *y, const uint32_t *t)
+{
+    for (unsigned i = 0; i < 32; i++) {
+        x[i] ^= t[i];
+        y[i] ^= x[i];
+    }
+}
+#endif
+
 /* ------------------------------------------------------------------ scalar tower field sec. 2.1 */
 static uint32_t tmul(uint32_t a, uint32_t b, unsigned k)
 {
@@ -533,7 +592,7 @@ static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
         return;
     }
     const uint16_t(*op)[2] = ebc_ops[inverse];
-    for (unsigned i = 0, n = ebc_nops[inverse]; i < n; i++) xor_into(f + EW * op[i][0], f + EW * op[i][1], EW);
+    for (unsigned i = 0, n = ebc_nops[inverse]; i < n; i++) xor8(f + EW * op[i][0], f + EW * op[i][1]);
 }
 
 /* one Taylor level on words: segment of 2H words, divide by x^h + x^d (h = 32H bits);
@@ -674,6 +733,21 @@ static void build_leaves(void)
 /* X ^= c * Y with c = gamma_j + s, s given by leaves (per bit position) */
 static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv, int f8, int inverse)
 {
+#if defined(FAFFT_USE_ASM)
+    /* t = gamma_j * Y + s * Y, then X ^= t (and, forward, Y ^= X in the same pass) */
+    uint32_t t[32];
+    if (inverse) xor32(Y, X);
+    gamma_asm[j](t, Y);
+    if (f8) {
+        bs_mulacc8(t, Y, lv); bs_mulacc8(t + 8, Y + 8, lv);
+        bs_mulacc8(t + 16, Y + 16, lv); bs_mulacc8(t + 24, Y + 24, lv);
+    } else {
+        bs_mulacc16(t, Y, lv); bs_mulacc16(t + 16, Y + 16, lv);
+    }
+    if (inverse) xor32(X, t);
+    else xor32_fused(X, Y, t);
+    return;
+#endif
     if (inverse) xor_into(Y, X, 32);
     gamma_acc(j, X, Y);
     if (f8) {
@@ -698,6 +772,15 @@ static void (*const s0prog[64])(uint32_t *, const uint32_t *) = {
 
 static inline void bfly_u(uint32_t *X, uint32_t *Y, unsigned j, unsigned k, int inverse)
 {
+#if defined(FAFFT_USE_ASM)
+    uint32_t t[32];
+    if (inverse) xor32(Y, X);
+    gamma_asm[j](t, Y);
+    if (k) s0prog[k](t, Y);
+    if (inverse) xor32(X, t);
+    else xor32_fused(X, Y, t);
+    return;
+#endif
     if (inverse) xor_into(Y, X, 32);
     gamma_acc(j, X, Y);
     if (k) s0prog[k](X, Y);
