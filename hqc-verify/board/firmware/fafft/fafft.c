@@ -528,7 +528,14 @@ static inline void ibc8(uint32_t *p)
 /* The element-level transform is a fixed sequence of element XORs; fafft_init records it once
    (indices of destination and source elements) and the transforms replay the list. */
 #define EBC_LC (FAFFT_LBITS - 8)
-static uint32_t fbuf[FAFFT_WORDS];
+/* the basis-conversion buffer of the forward transforms; fafft_mul reuses it for the
+   pointwise product once both forwards are done (the same 2^l words) */
+static union {
+    uint32_t w[FAFFT_WORDS];
+    fafft_vals_t v;
+} fbuf_u;
+_Static_assert(sizeof(fafft_vals_t) == FAFFT_WORDS * sizeof(uint32_t), "one transform = 2^l words");
+#define fbuf (fbuf_u.w)
 #define EBC_MAXOPS 8192
 static uint16_t ebc_ops[2][EBC_MAXOPS][2];
 static unsigned ebc_nops[2];
@@ -898,10 +905,10 @@ void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words
     fafft_forward(&vb, g, words, fbuf);
     STAGE_STOP("forward(g)");
     STAGE_START();
-    fafft_pointwise(&va, &vb);
+    fafft_pointwise3(&fbuf_u.v, &va, &vb);   /* no copy back */
     STAGE_STOP("pointwise");
     STAGE_START();
-    fafft_inverse(h, &va);
+    fafft_inverse(h, &fbuf_u.v);
     STAGE_STOP("inverse");
 }
 
