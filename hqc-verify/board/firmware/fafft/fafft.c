@@ -1310,6 +1310,36 @@ void hqc_ring_mul_pre(uint32_t *r, const uint32_t *f, const fafft_vals_t *tf, co
 void hqc_fold(uint32_t *r, const uint32_t *h)
 {
     const unsigned q = HQC_N / 32, s = HQC_N % 32;
+#if defined(__arm__) && !defined(HOST_BUILD)
+    if (s && HQC_WORDS >= 4) {
+        /* four words per iteration: r[i] = h[i] ^ h[q+i] >> s ^ h[q+i+1] << (32-s) */
+        const uint32_t *hh = h, *hq = h + q;
+        uint32_t *rr = r;
+        unsigned cnt = HQC_WORDS / 4;
+        __asm__ volatile(
+            "1:\n\t"
+            "ldmia %[hq]!, {r4, r5, r6, r7}\n\t"
+            "ldr r8, [%[hq]]\n\t"
+            "ldmia %[h]!, {r9, r10, r11, r12}\n\t"
+            "eor r9, r9, r4, lsr %[s]\n\t"
+            "eor r9, r9, r5, lsl %[t]\n\t"
+            "eor r10, r10, r5, lsr %[s]\n\t"
+            "eor r10, r10, r6, lsl %[t]\n\t"
+            "eor r11, r11, r6, lsr %[s]\n\t"
+            "eor r11, r11, r7, lsl %[t]\n\t"
+            "eor r12, r12, r7, lsr %[s]\n\t"
+            "eor r12, r12, r8, lsl %[t]\n\t"
+            "stmia %[r]!, {r9, r10, r11, r12}\n\t"
+            "subs %[n], %[n], #1\n\t"
+            "bne 1b\n\t"
+            : [hq] "+r"(hq), [h] "+r"(hh), [r] "+r"(rr), [n] "+r"(cnt)
+            : [s] "i"(HQC_N % 32), [t] "i"(32 - HQC_N % 32)
+            : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cc", "memory");
+        for (unsigned i = HQC_WORDS & ~3u; i < HQC_WORDS; i++) r[i] = h[i] ^ (h[q + i] >> s) ^ (h[q + i + 1] << (32 - s));
+        r[HQC_WORDS - 1] &= (1u << s) - 1;
+        return;
+    }
+#endif
     for (unsigned i = 0; i < HQC_WORDS; i++) {
         uint32_t hi = s ? (h[q + i] >> s) | (h[q + i + 1] << (32 - s)) : h[q + i];
         r[i] = h[i] ^ hi;
