@@ -604,6 +604,52 @@ static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
 
 /* one Taylor level on words: segment of 2H words, divide by x^h + x^d (h = 32H bits);
    only the first `un` words of the upper half can be nonzero */
+/* lo[w] ^= up[w] << d | up[w-1] >> (32-d) for w = 0 .. n-1, with up[-1] = prev (d = 1 .. 31) */
+#if defined(__arm__) && !defined(HOST_BUILD)
+#define TAY_ASM(D)                                                                   \
+    __asm__ volatile("1:\n\t"                                                        \
+                     "ldmia %[u]!, {r4, r5, r6, r7}\n\t"                             \
+                     "ldmia %[l], {r8, r9, r10, r11}\n\t"                            \
+                     "eor r8, r8, r4, lsl %[d]\n\t"                                  \
+                     "eor r8, r8, %[p], lsr %[r]\n\t"                                \
+                     "eor r9, r9, r5, lsl %[d]\n\t"                                  \
+                     "eor r9, r9, r4, lsr %[r]\n\t"                                  \
+                     "eor r10, r10, r6, lsl %[d]\n\t"                                \
+                     "eor r10, r10, r5, lsr %[r]\n\t"                                \
+                     "eor r11, r11, r7, lsl %[d]\n\t"                                \
+                     "eor r11, r11, r6, lsr %[r]\n\t"                                \
+                     "mov %[p], r7\n\t"                                              \
+                     "stmia %[l]!, {r8, r9, r10, r11}\n\t"                           \
+                     "subs %[n], %[n], #1\n\t"                                       \
+                     "bne 1b\n\t"                                                    \
+                     : [u] "+r"(up), [l] "+r"(lo), [p] "+r"(prev), [n] "+r"(q)        \
+                     : [d] "i"(D), [r] "i"(32 - (D))                                   \
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+#endif
+static inline void taylor_shift_xor(uint32_t *lo, const uint32_t *up, unsigned n, uint32_t prev, unsigned d)
+{
+#if defined(__arm__) && !defined(HOST_BUILD)
+    unsigned q = n / 4;
+    if (q) {
+        switch (d) {   /* d is public (the level), a power of two below 32 */
+        case 1: TAY_ASM(1); break;
+        case 2: TAY_ASM(2); break;
+        case 4: TAY_ASM(4); break;
+        case 8: TAY_ASM(8); break;
+        case 16: TAY_ASM(16); break;
+        default: goto generic;
+        }
+        n &= 3;
+    }
+generic:
+#endif
+    for (unsigned w = 0; w < n; w++) {
+        uint32_t cur = up[w];
+        lo[w] ^= (cur << d) | (prev >> (32 - d));
+        prev = cur;
+    }
+}
+
 static inline void taylor_level(uint32_t *lo, unsigned H, unsigned d, unsigned un, int inverse)
 {
     uint32_t *up = lo + H;
@@ -611,19 +657,14 @@ static inline void taylor_level(uint32_t *lo, unsigned H, unsigned d, unsigned u
         unsigned a = d / 32, wend = un + a < H ? un + a : H;
         if (!inverse)
             for (unsigned i = 0; i < a; i++) up[i] ^= up[H - a + i];
-        for (unsigned w = a; w < wend; w++) lo[w] ^= up[w - a];
+        if (wend > a) xor_into(lo + a, up, wend - a);
         if (inverse)
             for (unsigned i = 0; i < a; i++) up[i] ^= up[H - a + i];
     } else {
         unsigned wend = un + 1 < H ? un + 1 : H, r = 32 - d;
         if (!inverse) up[0] ^= up[H - 1] >> r;
         lo[0] ^= up[0] << d;
-        uint32_t prev = up[0];
-        for (unsigned w = 1; w < wend; w++) {
-            uint32_t cur = up[w];
-            lo[w] ^= (cur << d) | (prev >> r);
-            prev = cur;
-        }
+        if (wend > 1) taylor_shift_xor(lo + 1, up + 1, wend - 1, up[0], d);
         if (inverse) up[0] ^= up[H - 1] >> r;
     }
 }
