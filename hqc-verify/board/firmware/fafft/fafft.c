@@ -852,30 +852,56 @@ static void btfy_low(fafft_vals_t *v, unsigned L, int inverse)
     }
 }
 
-/* 32x32 bit transpose of x[0..31] (x[r] bit c -> x[c] bit r) */
-static inline void transpose32(uint32_t *x)
+/* layout A <-> B (an involution): per block of 32 groups and word k, the 32x32 bit transpose
+   of the words g[32bh + b][k] (b = 0..31), five SWAPMOVE levels
+   (x[r] bit c <-> x[c] bit r; t = ((x[r] >> s) ^ x[r+s]) & m, x[r+s] ^= t, x[r] ^= t << s for
+   s = 16, 8, 4, 2, 1) in two register-blocked passes: levels 16 and 8 on the rows
+   {i, i+8, i+16, i+24} straight from the groups, levels 4, 2, 1 on rows 8j..8j+7 and back.
+   Fully unrolled; every address is fixed. */
+#define SWAPMOVE(a, b, s, m)                     \
+    do {                                         \
+        uint32_t t_ = (((a) >> (s)) ^ (b)) & (m); \
+        (b) ^= t_;                               \
+        (a) ^= t_ << (s);                        \
+    } while (0)
+#define SWAP16(a, b)                                   \
+    do {                                               \
+        uint32_t a_ = ((a) & 0xffffu) | ((b) << 16);   \
+        (b) = ((b) & 0xffff0000u) | ((a) >> 16);       \
+        (a) = a_;                                      \
+    } while (0)
+
+static inline __attribute__((always_inline)) void transpose32_strided(uint32_t *p)
 {
-    static const uint32_t m[5] = {0x0000ffffu, 0x00ff00ffu, 0x0f0f0f0fu, 0x33333333u, 0x55555555u};
-    for (unsigned lvl = 0, s = 16; lvl < 5; lvl++, s >>= 1) {
-        uint32_t mk = m[lvl];
-        for (unsigned r = 0; r < 32; r = (r + s + 1) & ~s) {
-            uint32_t t = ((x[r] >> s) ^ x[r + s]) & mk;
-            x[r + s] ^= t;
-            x[r] ^= t << s;
-        }
+    uint32_t x[32];
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t a0 = p[32 * i], a1 = p[32 * (i + 8)], a2 = p[32 * (i + 16)], a3 = p[32 * (i + 24)];
+        SWAP16(a0, a2);
+        SWAP16(a1, a3);
+        SWAPMOVE(a0, a1, 8, 0x00ff00ffu);
+        SWAPMOVE(a2, a3, 8, 0x00ff00ffu);
+        x[i] = a0; x[i + 8] = a1; x[i + 16] = a2; x[i + 24] = a3;
+    }
+#pragma GCC unroll 4
+    for (unsigned j = 0; j < 4; j++) {
+        uint32_t *y = x + 8 * j;
+        uint32_t y0 = y[0], y1 = y[1], y2 = y[2], y3 = y[3], y4 = y[4], y5 = y[5], y6 = y[6], y7 = y[7];
+        SWAPMOVE(y0, y4, 4, 0x0f0f0f0fu); SWAPMOVE(y1, y5, 4, 0x0f0f0f0fu);
+        SWAPMOVE(y2, y6, 4, 0x0f0f0f0fu); SWAPMOVE(y3, y7, 4, 0x0f0f0f0fu);
+        SWAPMOVE(y0, y2, 2, 0x33333333u); SWAPMOVE(y1, y3, 2, 0x33333333u);
+        SWAPMOVE(y4, y6, 2, 0x33333333u); SWAPMOVE(y5, y7, 2, 0x33333333u);
+        SWAPMOVE(y0, y1, 1, 0x55555555u); SWAPMOVE(y2, y3, 1, 0x55555555u);
+        SWAPMOVE(y4, y5, 1, 0x55555555u); SWAPMOVE(y6, y7, 1, 0x55555555u);
+        uint32_t *q = p + 32 * 8 * j;
+        q[0] = y0; q[32] = y1; q[64] = y2; q[96] = y3; q[128] = y4; q[160] = y5; q[192] = y6; q[224] = y7;
     }
 }
 
-/* layout A <-> B (an involution) */
 static void vals_transpose(fafft_vals_t *v)
 {
-    uint32_t x[32];
     for (unsigned bh = 0; bh < NG / 32; bh++)
-        for (unsigned k = 0; k < 32; k++) {
-            for (unsigned b = 0; b < 32; b++) x[b] = v->g[32 * bh + b][k];
-            transpose32(x);
-            for (unsigned b = 0; b < 32; b++) v->g[32 * bh + b][k] = x[b];
-        }
+        for (unsigned k = 0; k < 32; k++) transpose32_strided(&v->g[32 * bh][k]);
 }
 
 void fafft_btfy(fafft_vals_t *v)
