@@ -713,7 +713,9 @@ void fafft_encode(fafft_vals_t *v, const uint32_t *g)
 #if defined(FAFFT_USE_ASM)
         /* gather into a scratch group, the routine writes the group (out, in never aliased) */
         uint32_t t[32];
-        for (unsigned j = 0; j < 32; j++) t[j] = g[j * NG + b];
+        const uint32_t *gb = g + b;
+#pragma GCC unroll 32
+        for (unsigned j = 0; j < 32; j++) t[j] = gb[j * NG];
         encode_to_gft_full_length(x, t);
 #else
         for (unsigned j = 0; j < 32; j++) x[j] = g[j * NG + b];
@@ -729,7 +731,9 @@ void fafft_decode(uint32_t *g, fafft_vals_t *v)
 #if defined(FAFFT_USE_ASM)
         uint32_t t[32];
         decode_from_gft_full_length(t, x);
-        for (unsigned j = 0; j < 32; j++) g[j * NG + b] = t[j];
+        uint32_t *gb = g + b;
+#pragma GCC unroll 32
+        for (unsigned j = 0; j < 32; j++) gb[j * NG] = t[j];
 #else
         decode_apply(x);
         for (unsigned j = 0; j < 32; j++) g[j * NG + b] = x[j];
