@@ -537,7 +537,9 @@ static union {
 _Static_assert(sizeof(fafft_vals_t) == FAFFT_WORDS * sizeof(uint32_t), "one transform = 2^l words");
 #define fbuf (fbuf_u.w)
 #define EBC_MAXOPS 8192
-static uint16_t ebc_ops[2][EBC_MAXOPS][2];
+/* one op = byte offsets of the destination (bits 31..16) and source (15..0) element */
+static uint32_t ebc_ops[2][EBC_MAXOPS];
+_Static_assert((1u << EBC_LC) * EW * 4 <= 65536, "element byte offsets fit 16 bits");
 static unsigned ebc_nops[2];
 static int ebc_rec = -1;
 static uint32_t *ebc_base;
@@ -546,8 +548,7 @@ static inline void exor(uint32_t *dst, const uint32_t *src)
 {
     if (ebc_rec >= 0) {
         unsigned n = ebc_nops[ebc_rec]++;
-        ebc_ops[ebc_rec][n][0] = (uint16_t)((dst - ebc_base) / EW);
-        ebc_ops[ebc_rec][n][1] = (uint16_t)((src - ebc_base) / EW);
+        ebc_ops[ebc_rec][n] = ((uint32_t)(dst - ebc_base) * 4u << 16) | ((uint32_t)(src - ebc_base) * 4u);
         return;
     }
     xor_into(dst, src, EW);
@@ -598,8 +599,39 @@ static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
         ebc(f, 1, Lc, inverse);
         return;
     }
-    const uint16_t(*op)[2] = ebc_ops[inverse];
-    for (unsigned i = 0, n = ebc_nops[inverse]; i < n; i++) xor8(f + EW * op[i][0], f + EW * op[i][1]);
+    const uint32_t *op = ebc_ops[inverse], *end = op + ebc_nops[inverse];
+#if defined(__arm__) && !defined(HOST_BUILD)
+    /* per op: the two addresses from one word (ADD with LSR, UXTAH), an unrolled 8-word XOR */
+    if (op != end) {
+        uint32_t *pd, *ps;
+        __asm__ volatile(
+            "1:\n\t"
+            "ldr %[d], [%[op]], #4\n\t"
+            "uxtah %[s], %[f], %[d]\n\t"
+            "add %[d], %[f], %[d], lsr #16\n\t"
+            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"
+            "eor r8, r8, r4\n\t"
+            "eor r9, r9, r5\n\t"
+            "eor r10, r10, r6\n\t"
+            "eor r11, r11, r7\n\t"
+            "stmia %[d]!, {r8, r9, r10, r11}\n\t"
+            "ldmia %[s], {r4, r5, r6, r7}\n\t"
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"
+            "eor r8, r8, r4\n\t"
+            "eor r9, r9, r5\n\t"
+            "eor r10, r10, r6\n\t"
+            "eor r11, r11, r7\n\t"
+            "stmia %[d], {r8, r9, r10, r11}\n\t"
+            "cmp %[op], %[e]\n\t"
+            "bne 1b\n\t"
+            : [op] "+r"(op), [d] "=&r"(pd), [s] "=&r"(ps)
+            : [f] "r"(f), [e] "r"(end)
+            : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+    }
+#else
+    for (; op != end; op++) xor8((uint32_t *)((char *)f + (*op >> 16)), (const uint32_t *)((char *)f + (*op & 0xffffu)));
+#endif
 }
 
 /* one Taylor level on words: segment of 2H words, divide by x^h + x^d (h = 32H bits);
