@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes keccak_f1600.S, the bit-interleaved Keccak-f[1600] for the Cortex-M4 (docs/board.md
 section 16), to stdout.  Run from this folder: python3 gen_keccak.py > keccak_f1600.S
-(tests/keccak_asm.rs checks that the committed file is what this script prints).
+(tests/keccak_gen.rs checks that the committed file is what this script prints).
 
 Everything is derived here from FIPS 202: the rotation offsets from the (t+1)(t+2)/2 rule of
 rho, the lane moves of pi, the round constants from the LFSR rc(t) of Algorithm 5.
@@ -42,31 +42,57 @@ def interleave(v):
         o |= ((v >> (2 * i + 1)) & 1) << i
     return e, o
 
-# Frame on the stack (offsets from sp)
+def encodable(v):
+    """Thumb-2 modified immediate (ARMv7-M ARM A5.3.2)."""
+    v &= 0xFFFFFFFF
+    b = v & 0xFF
+    if v < 256 or v == b * 0x00010001 or v == (b << 8) * 0x00010001 or v == b * 0x01010101:
+        return True
+    for r in range(8, 32):
+        x = ((v << r) | (v >> (32 - r))) & 0xFFFFFFFF  # undo a rotate right by r
+        if x < 256 and x & 0x80:
+            return True
+    return False
+
+
+def rotl32(v, k):
+    k %= 32
+    return ((v << k) | (v >> (32 - k))) & 0xFFFFFFFF if k else v
+
+
+def sh(k):
+    """Operand suffix giving rot(x, k) (rotate left by k) with the barrel shifter."""
+    k %= 32
+    return "" if k == 0 else ", ror #%d" % (32 - k)
+
+
+# Lazy rotations: every stored word w has a pending rotation p (true value = rot(w, p), a
+# rotation left by p). The generator tracks p per word; theta, D, the D addition, rho and chi
+# fold the differences of pending rotations into the barrel shifter, so no round executes an
+# explicit rotation. Every round has its own pattern, so the 24 rounds are unrolled; a final
+# pass rotates every word by its pending rotation.
 D_OFF = 0      # D[x] = (De, Do) pairs, 40 bytes
-APTR = 40      # caller's state pointer
-RCPTR = 44     # next round constant pair
-CNT = 48       # remaining double rounds
-E_OFF = 56     # the second state buffer, 200 bytes
-FRAME = E_OFF + 200  # 256; with the 36 pushed bytes: 292 -> pad to 296 below
-FRAME += 4
+E_OFF = 40     # the second state buffer, 200 bytes
+FRAME = 240
 
 R = rho_offsets()
-
-def reg(i):
-    return "lr" if i == 14 else "r%d" % i
-
 out = []
+
+
 def emit(s):
     out.append("    " + s)
 
-def theta(src_is_a):
-    # lr walks the 50 input words: C regs r0..r9 (Ce[x] = r(2x), Co[x] = r(2x+1))
+
+def round_code(i, src_is_a, pend):
+    """One round; pend[w] = pending rotation of word w (0..49) of the input. Returns the
+    pending rotations of the output."""
+    # theta: C'[x][h] = S[x,0][h] ^ rot(S[x,y][h], p[x,y] - p[x,0]); pending pc = p[x,0][h]
     if src_is_a:
         emit("ldr     lr, [sp, #%d]" % APTR)
     else:
         emit("add     lr, sp, #%d" % E_OFF)
     emit("ldmia   lr!, {r0-r9}")
+    pc = pend[0:10]
     w = 10
     while w < 50:
         n = min(3, 50 - w)
@@ -74,86 +100,115 @@ def theta(src_is_a):
         emit("ldmia   lr!, {%s}" % ", ".join(regs))
         for k, rr in enumerate(regs):
             c = (w + k) % 10
-            emit("eor     r%d, r%d, %s" % (c, c, rr))
+            emit("eor     r%d, r%d, %s%s" % (c, c, rr, sh(pend[w + k] - pc[c])))
         w += n
-    # D[x]: De = Ce[x-1] ^ rol(Co[x+1], 1), Do = Co[x-1] ^ Ce[x+1]
+    # D[x]: De = Ce[x-1] ^ rot(Co[x+1], 1), Do = Co[x-1] ^ Ce[x+1]
+    pd = [0] * 10
     for x in range(5):
         xm, xp = (x - 1) % 5, (x + 1) % 5
-        emit("eor     r10, r%d, r%d, ror #31" % (2 * xm, 2 * xp + 1))
-        emit("eor     r11, r%d, r%d" % (2 * xm + 1, 2 * xp))
+        a, b = pc[2 * xm], pc[2 * xp + 1]
+        emit("eor     r10, r%d, r%d%s" % (2 * xm, 2 * xp + 1, sh(b + 1 - a)))
+        c, d = pc[2 * xm + 1], pc[2 * xp]
+        emit("eor     r11, r%d, r%d%s" % (2 * xm + 1, 2 * xp, sh(d - c)))
         emit("strd    r10, r11, [sp, #%d]" % (D_OFF + 8 * x))
-
-def planes(src_is_a):
-    # Loads from the input buffer: lr = A (round type 1) or sp + E_OFF (round type 2).
-    if src_is_a:
-        emit("ldr     lr, [sp, #%d]" % APTR)
-        base, boff = "lr", 0
-    else:
-        emit("ldr     lr, [sp, #%d]" % APTR)
-        base, boff = "sp", E_OFF
+        pd[2 * x], pd[2 * x + 1] = a, c
+    base, boff = ("lr", 0) if src_is_a else ("sp", E_OFF)
+    emit("ldr     lr, [sp, #%d]" % APTR)
+    newp = [0] * 50
     for Y in range(5):
-        # output lane (X, Y) <- source (x, y) with y = X, x = 3 (Y - 3X) mod 5
+        ps = [0] * 10  # pending rotation of the register r(2X + h)
         for X in range(5):
             y = X
             x = (3 * (Y - 3 * X)) % 5
             assert (2 * x + 3 * y) % 5 == Y
             r = R[x][y]
+            lane = x + 5 * y
+            pe, po = pend[2 * lane], pend[2 * lane + 1]
+            qe, qo = pd[2 * x], pd[2 * x + 1]
             re, ro = 2 * X, 2 * X + 1
-            off = boff + 8 * (x + 5 * y)
+            off = boff + 8 * lane
+            k = r // 2
             if r % 2 == 0:
-                k = r // 2
                 emit("ldrd    r%d, r%d, [%s, #%d]" % (re, ro, base, off))
                 emit("ldrd    r10, r11, [sp, #%d]" % (D_OFF + 8 * x))
-                emit("eor     r%d, r%d, r10" % (re, re))
-                emit("eor     r%d, r%d, r11" % (ro, ro))
-                if k % 32:
-                    emit("ror     r%d, r%d, #%d" % (re, re, (32 - k) % 32))
-                    emit("ror     r%d, r%d, #%d" % (ro, ro, (32 - k) % 32))
+                emit("eor     r%d, r%d, r10%s" % (re, re, sh(qe - pe)))
+                emit("eor     r%d, r%d, r11%s" % (ro, ro, sh(qo - po)))
+                ps[re], ps[ro] = pe + k, po + k
             else:
-                k = r // 2
-                # B_e = rol(A_o ^ D_o, k + 1), B_o = rol(A_e ^ D_e, k)
+                # B_e = rot(T_o, k + 1), B_o = rot(T_e, k)
                 emit("ldrd    r%d, r%d, [%s, #%d]" % (ro, re, base, off))
                 emit("ldrd    r10, r11, [sp, #%d]" % (D_OFF + 8 * x))
-                emit("eor     r%d, r%d, r10" % (ro, ro))
-                emit("eor     r%d, r%d, r11" % (re, re))
-                if (k + 1) % 32:
-                    emit("ror     r%d, r%d, #%d" % (re, re, (32 - (k + 1)) % 32))
-                if k % 32:
-                    emit("ror     r%d, r%d, #%d" % (ro, ro, (32 - k) % 32))
-        # chi on each half: out[x] = B[x] ^ (~B[x+1] & B[x+2]), in place, temps r10-r12
+                emit("eor     r%d, r%d, r10%s" % (ro, ro, sh(qe - pe)))
+                emit("eor     r%d, r%d, r11%s" % (re, re, sh(qo - po)))
+                ps[re], ps[ro] = po + k + 1, pe + k
+        # chi on each half, in place: out[x] = B[x] ^ (~B[x+1] & B[x+2]), out[x] keeps the
+        # pending rotation of B[x]; t = B'[x+2] & ~rot(B'[x+1], s[x+1] - s[x+2]) has s[x+2]
         for h in range(2):
-            b = [2 * i + h for i in range(5)]
-            emit("bic     r10, r%d, r%d" % (b[2], b[1]))
-            emit("bic     r11, r%d, r%d" % (b[3], b[2]))
-            emit("bic     r12, r%d, r%d" % (b[4], b[3]))
-            emit("eor     r%d, r%d, r12" % (b[2], b[2]))
-            emit("bic     r12, r%d, r%d" % (b[0], b[4]))
-            emit("eor     r%d, r%d, r12" % (b[3], b[3]))
-            emit("bic     r12, r%d, r%d" % (b[1], b[0]))
-            emit("eor     r%d, r%d, r12" % (b[4], b[4]))
-            emit("eor     r%d, r%d, r10" % (b[0], b[0]))
-            emit("eor     r%d, r%d, r11" % (b[1], b[1]))
+            b = [2 * j + h for j in range(5)]
+            s_ = [ps[j] for j in b]
+
+            def bic(t, x):
+                emit("bic     %s, r%d, r%d%s" % (t, b[(x + 2) % 5], b[(x + 1) % 5],
+                                                 sh(s_[(x + 1) % 5] - s_[(x + 2) % 5])))
+
+            def fin(x, t):
+                emit("eor     r%d, r%d, %s%s" % (b[x], b[x], t, sh(s_[(x + 2) % 5] - s_[x])))
+            bic("r10", 0)
+            bic("r11", 1)
+            bic("r12", 2)
+            fin(2, "r12")
+            bic("r12", 3)
+            fin(3, "r12")
+            bic("r12", 4)
+            fin(4, "r12")
+            fin(0, "r10")
+            fin(1, "r11")
         if Y == 0:
-            # iota
-            emit("ldr     r12, [sp, #%d]" % RCPTR)
-            emit("ldrd    r10, r11, [r12], #8")
-            emit("str     r12, [sp, #%d]" % RCPTR)
-            emit("eor     r0, r0, r10")
-            emit("eor     r1, r1, r11")
-        # store the output plane to the other buffer
+            rc = interleave(round_constant(i))
+            for h in range(2):
+                v = rotl32(rc[h], -ps[h])
+                if v == 0:
+                    continue
+                if encodable(v):
+                    emit("eor     r%d, r%d, #0x%08x" % (h, h, v))
+                else:
+                    emit("movw    r10, #0x%04x" % (v & 0xFFFF))
+                    if v >> 16:
+                        emit("movt    r10, #0x%04x" % (v >> 16))
+                    emit("eor     r%d, r%d, r10" % (h, h))
         if src_is_a:
             emit("add     r10, sp, #%d" % (E_OFF + 40 * Y))
             emit("stm     r10, {r0-r9}")
+        elif Y == 0:
+            emit("stm     lr, {r0-r9}")
         else:
-            if Y == 0:
-                emit("stm     lr, {r0-r9}")
-            else:
-                emit("add     r10, lr, #%d" % (40 * Y))
-                emit("stm     r10, {r0-r9}")
+            emit("add     r10, lr, #%d" % (40 * Y))
+            emit("stm     r10, {r0-r9}")
+        for j in range(10):
+            newp[10 * Y + j] = ps[j] % 32
+    return newp
 
-rcs = [interleave(round_constant(i)) for i in range(24)]
 
-hdr = """@ GENERATED by gen_keccak.py (do not edit; regenerate with
+APTR = FRAME  # the caller's state pointer: pushed r0 (see the prologue)
+
+
+def main():
+    pend = [0] * 50
+    for i in range(24):
+        out.append("    @ ---- round %d: %s" % (i, "A -> E" if i % 2 == 0 else "E -> A"))
+        pend = round_code(i, i % 2 == 0, pend)
+    # final pass: rotate every word of A by its pending rotation
+    out.append("    @ ---- resolve the pending rotations")
+    emit("ldr     lr, [sp, #%d]" % APTR)
+    for Y in range(5):
+        emit("ldm     lr, {r0-r9}")
+        for j in range(10):
+            p = pend[10 * Y + j]
+            if p:
+                emit("ror     r%d, r%d, #%d" % (j, j, (32 - p) % 32))
+        emit("stmia   lr!, {r0-r9}")
+    n_ror = sum(1 for p in pend if p)
+    print("""@ GENERATED by gen_keccak.py (do not edit; regenerate with
 @     python3 gen_keccak.py > keccak_f1600.S
 @ in this folder). Keccak-f[1600] (FIPS 202) on a bit-interleaved state for the Cortex-M4
 @ (Thumb-2), docs/board.md section 16:
@@ -166,11 +221,14 @@ hdr = """@ GENERATED by gen_keccak.py (do not edit; regenerate with
 @
 @ Per round: theta's column parities C (LDM of the input, 40 EOR), D (10 EOR, kept on the
 @ stack); then per output plane Y the five lanes B[X] = rot(A[x][X] ^ D[x]) with
-@ x = 3(Y - 3X) mod 5 (rho and pi; LDRD of a lane and of its D), chi in place on each half,
-@ iota on plane 0, one STM of the plane into the other buffer. The rounds alternate between
-@ the caller's state and a second state on the stack, so 24 rounds end in the caller's state.
-@ No branch or address depends on the state; the loop runs 12 double rounds.
-@ Stack: %d bytes of frame plus 36 pushed.
+@ x = 3(Y - 3X) mod 5 (rho and pi; LDRD of a lane and of its D, 2 EOR), chi in place on each
+@ half (5 BIC, 5 EOR), iota on plane 0, one STM of the plane into the other buffer. The rounds
+@ alternate between the caller's state and a second state on the stack.
+@ Lazy rotations: a stored word may carry a pending rotation known at generation time; all
+@ rotations (rho, theta's 1, the pending ones) are folded into the barrel-shifter operand of
+@ an EOR or BIC, so the rounds execute no rotation; the 24 rounds are unrolled (each has its
+@ own pattern) and a last pass applies the %d pending rotations left at the end.
+@ No branch or address depends on the state. Stack: %d bytes of frame plus 40 pushed.
 
     .syntax unified
     .thumb
@@ -180,33 +238,12 @@ hdr = """@ GENERATED by gen_keccak.py (do not edit; regenerate with
     .type hqc_keccak_f1600_m4, %%function
     .thumb_func
 hqc_keccak_f1600_m4:
-    push    {r4-r11, lr}
-    sub     sp, sp, #%d
-    str     r0, [sp, #%d]
-    adr     r1, .Lrc
-    str     r1, [sp, #%d]
-    movs    r1, #12
-    str     r1, [sp, #%d]
-.Lloop:""" % (FRAME, FRAME, APTR, RCPTR, CNT)
+    push    {r0, r4-r11, lr}
+    sub     sp, sp, #%d""" % (n_ror, FRAME, FRAME))
+    print("\n".join(out))
+    print("""    add     sp, sp, #%d
+    pop     {r0, r4-r11, pc}
+    .size hqc_keccak_f1600_m4, . - hqc_keccak_f1600_m4""" % FRAME)
 
-print(hdr)
-out.append("    @ ---- round A -> E")
-theta(True)
-planes(True)
-out.append("    @ ---- round E -> A")
-theta(False)
-planes(False)
-print("\n".join(out))
-print("""    ldr     r0, [sp, #%d]
-    subs    r0, r0, #1
-    str     r0, [sp, #%d]
-    bne     .Lloop
-    add     sp, sp, #%d
-    pop     {r4-r11, pc}
-    .size hqc_keccak_f1600_m4, . - hqc_keccak_f1600_m4
 
-    .align 3
-.Lrc:   @ round constants, interleaved (even half, odd half)""" % (CNT, CNT, FRAME))
-for i, (e, o) in enumerate(rcs):
-    print("    .word 0x%08x, 0x%08x  @ round %d: 0x%016x" % (e, o, i, round_constant(i)))
-
+main()

@@ -11,11 +11,14 @@
 @
 @ Per round: theta's column parities C (LDM of the input, 40 EOR), D (10 EOR, kept on the
 @ stack); then per output plane Y the five lanes B[X] = rot(A[x][X] ^ D[x]) with
-@ x = 3(Y - 3X) mod 5 (rho and pi; LDRD of a lane and of its D), chi in place on each half,
-@ iota on plane 0, one STM of the plane into the other buffer. The rounds alternate between
-@ the caller's state and a second state on the stack, so 24 rounds end in the caller's state.
-@ No branch or address depends on the state; the loop runs 12 double rounds.
-@ Stack: 260 bytes of frame plus 36 pushed.
+@ x = 3(Y - 3X) mod 5 (rho and pi; LDRD of a lane and of its D, 2 EOR), chi in place on each
+@ half (5 BIC, 5 EOR), iota on plane 0, one STM of the plane into the other buffer. The rounds
+@ alternate between the caller's state and a second state on the stack.
+@ Lazy rotations: a stored word may carry a pending rotation known at generation time; all
+@ rotations (rho, theta's 1, the pending ones) are folded into the barrel-shifter operand of
+@ an EOR or BIC, so the rounds execute no rotation; the 24 rounds are unrolled (each has its
+@ own pattern) and a last pass applies the 48 pending rotations left at the end.
+@ No branch or address depends on the state. Stack: 240 bytes of frame plus 40 pushed.
 
     .syntax unified
     .thumb
@@ -25,16 +28,10 @@
     .type hqc_keccak_f1600_m4, %function
     .thumb_func
 hqc_keccak_f1600_m4:
-    push    {r4-r11, lr}
-    sub     sp, sp, #260
-    str     r0, [sp, #40]
-    adr     r1, .Lrc
-    str     r1, [sp, #44]
-    movs    r1, #12
-    str     r1, [sp, #48]
-.Lloop:
-    @ ---- round A -> E
-    ldr     lr, [sp, #40]
+    push    {r0, r4-r11, lr}
+    sub     sp, sp, #240
+    @ ---- round 0: A -> E
+    ldr     lr, [sp, #240]
     ldmia   lr!, {r0-r9}
     ldmia   lr!, {r10, r11, r12}
     eor     r0, r0, r10
@@ -105,7 +102,7 @@ hqc_keccak_f1600_m4:
     eor     r10, r6, r1, ror #31
     eor     r11, r7, r0
     strd    r10, r11, [sp, #32]
-    ldr     lr, [sp, #40]
+    ldr     lr, [sp, #240]
     ldrd    r0, r1, [lr, #0]
     ldrd    r10, r11, [sp, #0]
     eor     r0, r0, r10
@@ -114,322 +111,2267 @@ hqc_keccak_f1600_m4:
     ldrd    r10, r11, [sp, #8]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ror     r2, r2, #10
-    ror     r3, r3, #10
     ldrd    r5, r4, [lr, #96]
     ldrd    r10, r11, [sp, #16]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ror     r4, r4, #10
-    ror     r5, r5, #11
     ldrd    r7, r6, [lr, #144]
     ldrd    r10, r11, [sp, #24]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ror     r6, r6, #21
-    ror     r7, r7, #22
     ldrd    r8, r9, [lr, #192]
     ldrd    r10, r11, [sp, #32]
     eor     r8, r8, r10
     eor     r9, r9, r11
-    ror     r8, r8, #25
-    ror     r9, r9, #25
     bic     r10, r4, r2
-    bic     r11, r6, r4
-    bic     r12, r8, r6
-    eor     r4, r4, r12
-    bic     r12, r0, r8
-    eor     r6, r6, r12
-    bic     r12, r2, r0
-    eor     r8, r8, r12
-    eor     r0, r0, r10
-    eor     r2, r2, r11
-    bic     r10, r5, r3
-    bic     r11, r7, r5
-    bic     r12, r9, r7
-    eor     r5, r5, r12
-    bic     r12, r1, r9
-    eor     r7, r7, r12
-    bic     r12, r3, r1
-    eor     r9, r9, r12
-    eor     r1, r1, r10
-    eor     r3, r3, r11
-    ldr     r12, [sp, #44]
-    ldrd    r10, r11, [r12], #8
-    str     r12, [sp, #44]
-    eor     r0, r0, r10
-    eor     r1, r1, r11
-    add     r10, sp, #56
+    bic     r11, r6, r4, ror #21
+    bic     r12, r8, r6, ror #28
+    eor     r4, r4, r12, ror #15
+    bic     r12, r0, r8, ror #25
+    eor     r6, r6, r12, ror #11
+    bic     r12, r2, r0, ror #22
+    eor     r8, r8, r12, ror #17
+    eor     r0, r0, r10, ror #10
+    eor     r2, r2, r11, ror #11
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #21
+    bic     r12, r9, r7, ror #29
+    eor     r5, r5, r12, ror #14
+    bic     r12, r1, r9, ror #25
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #22
+    eor     r9, r9, r12, ror #17
+    eor     r1, r1, r10, ror #11
+    eor     r3, r3, r11, ror #12
+    eor     r0, r0, #0x00000001
+    add     r10, sp, #40
     stm     r10, {r0-r9}
     ldrd    r0, r1, [lr, #24]
     ldrd    r10, r11, [sp, #24]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ror     r0, r0, #18
-    ror     r1, r1, #18
     ldrd    r2, r3, [lr, #72]
     ldrd    r10, r11, [sp, #32]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ror     r2, r2, #22
-    ror     r3, r3, #22
     ldrd    r5, r4, [lr, #80]
     ldrd    r10, r11, [sp, #0]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ror     r4, r4, #30
-    ror     r5, r5, #31
     ldrd    r7, r6, [lr, #128]
     ldrd    r10, r11, [sp, #8]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ror     r6, r6, #9
-    ror     r7, r7, #10
     ldrd    r9, r8, [lr, #176]
     ldrd    r10, r11, [sp, #16]
     eor     r9, r9, r10
     eor     r8, r8, r11
-    ror     r8, r8, #1
-    ror     r9, r9, #2
-    bic     r10, r4, r2
-    bic     r11, r6, r4
-    bic     r12, r8, r6
-    eor     r4, r4, r12
-    bic     r12, r0, r8
-    eor     r6, r6, r12
-    bic     r12, r2, r0
-    eor     r8, r8, r12
-    eor     r0, r0, r10
-    eor     r2, r2, r11
-    bic     r10, r5, r3
-    bic     r11, r7, r5
-    bic     r12, r9, r7
-    eor     r5, r5, r12
-    bic     r12, r1, r9
-    eor     r7, r7, r12
-    bic     r12, r3, r1
-    eor     r9, r9, r12
-    eor     r1, r1, r10
-    eor     r3, r3, r11
-    add     r10, sp, #96
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #21
+    bic     r12, r8, r6, ror #8
+    eor     r4, r4, r12, ror #3
+    bic     r12, r0, r8, ror #15
+    eor     r6, r6, r12, ror #9
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #21
+    eor     r0, r0, r10, ror #12
+    eor     r2, r2, r11, ror #19
+    bic     r10, r5, r3, ror #23
+    bic     r11, r7, r5, ror #21
+    bic     r12, r9, r7, ror #8
+    eor     r5, r5, r12, ror #3
+    bic     r12, r1, r9, ror #16
+    eor     r7, r7, r12, ror #8
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #20
+    eor     r1, r1, r10, ror #13
+    eor     r3, r3, r11, ror #20
+    add     r10, sp, #80
     stm     r10, {r0-r9}
     ldrd    r1, r0, [lr, #8]
     ldrd    r10, r11, [sp, #8]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ror     r0, r0, #31
     ldrd    r2, r3, [lr, #56]
     ldrd    r10, r11, [sp, #16]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ror     r2, r2, #29
-    ror     r3, r3, #29
     ldrd    r5, r4, [lr, #104]
     ldrd    r10, r11, [sp, #24]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ror     r4, r4, #19
-    ror     r5, r5, #20
     ldrd    r6, r7, [lr, #152]
     ldrd    r10, r11, [sp, #32]
     eor     r6, r6, r10
     eor     r7, r7, r11
-    ror     r6, r6, #28
-    ror     r7, r7, #28
     ldrd    r8, r9, [lr, #160]
     ldrd    r10, r11, [sp, #0]
     eor     r8, r8, r10
     eor     r9, r9, r11
-    ror     r8, r8, #23
-    ror     r9, r9, #23
-    bic     r10, r4, r2
-    bic     r11, r6, r4
-    bic     r12, r8, r6
-    eor     r4, r4, r12
-    bic     r12, r0, r8
-    eor     r6, r6, r12
-    bic     r12, r2, r0
-    eor     r8, r8, r12
-    eor     r0, r0, r10
-    eor     r2, r2, r11
-    bic     r10, r5, r3
-    bic     r11, r7, r5
-    bic     r12, r9, r7
-    eor     r5, r5, r12
-    bic     r12, r1, r9
-    eor     r7, r7, r12
-    bic     r12, r3, r1
-    eor     r9, r9, r12
-    eor     r1, r1, r10
-    eor     r3, r3, r11
-    add     r10, sp, #136
+    bic     r10, r4, r2, ror #10
+    bic     r11, r6, r4, ror #23
+    bic     r12, r8, r6, ror #5
+    eor     r4, r4, r12, ror #4
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #3
+    bic     r12, r2, r0, ror #2
+    eor     r8, r8, r12, ror #6
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #31
+    bic     r10, r5, r3, ror #9
+    bic     r11, r7, r5, ror #24
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #3
+    bic     r12, r1, r9, ror #23
+    eor     r7, r7, r12, ror #4
+    bic     r12, r3, r1, ror #3
+    eor     r9, r9, r12, ror #6
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #31
+    add     r10, sp, #120
     stm     r10, {r0-r9}
     ldrd    r1, r0, [lr, #32]
     ldrd    r10, r11, [sp, #32]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ror     r0, r0, #18
-    ror     r1, r1, #19
     ldrd    r2, r3, [lr, #40]
     ldrd    r10, r11, [sp, #0]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ror     r2, r2, #14
-    ror     r3, r3, #14
     ldrd    r4, r5, [lr, #88]
     ldrd    r10, r11, [sp, #8]
     eor     r4, r4, r10
     eor     r5, r5, r11
-    ror     r4, r4, #27
-    ror     r5, r5, #27
     ldrd    r7, r6, [lr, #136]
     ldrd    r10, r11, [sp, #16]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ror     r6, r6, #24
-    ror     r7, r7, #25
     ldrd    r8, r9, [lr, #184]
     ldrd    r10, r11, [sp, #24]
     eor     r8, r8, r10
     eor     r9, r9, r11
-    ror     r8, r8, #4
-    ror     r9, r9, #4
-    bic     r10, r4, r2
-    bic     r11, r6, r4
-    bic     r12, r8, r6
-    eor     r4, r4, r12
-    bic     r12, r0, r8
-    eor     r6, r6, r12
-    bic     r12, r2, r0
-    eor     r8, r8, r12
-    eor     r0, r0, r10
-    eor     r2, r2, r11
-    bic     r10, r5, r3
-    bic     r11, r7, r5
-    bic     r12, r9, r7
-    eor     r5, r5, r12
-    bic     r12, r1, r9
-    eor     r7, r7, r12
-    bic     r12, r3, r1
-    eor     r9, r9, r12
-    eor     r1, r1, r10
-    eor     r3, r3, r11
-    add     r10, sp, #176
+    bic     r10, r4, r2, ror #19
+    bic     r11, r6, r4, ror #3
+    bic     r12, r8, r6, ror #20
+    eor     r4, r4, r12, ror #9
+    bic     r12, r0, r8, ror #18
+    eor     r6, r6, r12, ror #26
+    bic     r12, r2, r0, ror #4
+    eor     r8, r8, r12, ror #10
+    eor     r0, r0, r10, ror #9
+    eor     r2, r2, r11, ror #10
+    bic     r10, r5, r3, ror #19
+    bic     r11, r7, r5, ror #2
+    bic     r12, r9, r7, ror #21
+    eor     r5, r5, r12, ror #9
+    bic     r12, r1, r9, ror #17
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #5
+    eor     r9, r9, r12, ror #10
+    eor     r1, r1, r10, ror #8
+    eor     r3, r3, r11, ror #11
+    add     r10, sp, #160
     stm     r10, {r0-r9}
     ldrd    r0, r1, [lr, #16]
     ldrd    r10, r11, [sp, #16]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ror     r0, r0, #1
-    ror     r1, r1, #1
     ldrd    r3, r2, [lr, #64]
     ldrd    r10, r11, [sp, #24]
     eor     r3, r3, r10
     eor     r2, r2, r11
-    ror     r2, r2, #4
-    ror     r3, r3, #5
     ldrd    r5, r4, [lr, #112]
     ldrd    r10, r11, [sp, #32]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ror     r4, r4, #12
-    ror     r5, r5, #13
     ldrd    r7, r6, [lr, #120]
     ldrd    r10, r11, [sp, #0]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ror     r6, r6, #11
-    ror     r7, r7, #12
     ldrd    r8, r9, [lr, #168]
     ldrd    r10, r11, [sp, #8]
     eor     r8, r8, r10
     eor     r9, r9, r11
-    ror     r8, r8, #31
-    ror     r9, r9, #31
-    bic     r10, r4, r2
-    bic     r11, r6, r4
-    bic     r12, r8, r6
-    eor     r4, r4, r12
-    bic     r12, r0, r8
-    eor     r6, r6, r12
-    bic     r12, r2, r0
-    eor     r8, r8, r12
-    eor     r0, r0, r10
-    eor     r2, r2, r11
-    bic     r10, r5, r3
-    bic     r11, r7, r5
-    bic     r12, r9, r7
-    eor     r5, r5, r12
-    bic     r12, r1, r9
-    eor     r7, r7, r12
-    bic     r12, r3, r1
-    eor     r9, r9, r12
-    eor     r1, r1, r10
-    eor     r3, r3, r11
-    add     r10, sp, #216
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #1
+    bic     r12, r8, r6, ror #12
+    eor     r4, r4, r12, ror #19
+    bic     r12, r0, r8, ror #30
+    eor     r6, r6, r12, ror #22
+    bic     r12, r2, r0, ror #29
+    eor     r8, r8, r12, ror #5
+    eor     r0, r0, r10, ror #11
+    eor     r2, r2, r11, ror #7
+    bic     r10, r5, r3, ror #24
+    bic     r11, r7, r5, ror #1
+    bic     r12, r9, r7, ror #13
+    eor     r5, r5, r12, ror #18
+    bic     r12, r1, r9, ror #30
+    eor     r7, r7, r12, ror #21
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #6
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #7
+    add     r10, sp, #200
     stm     r10, {r0-r9}
-    @ ---- round E -> A
-    add     lr, sp, #56
+    @ ---- round 1: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #18
+    eor     r1, r1, r11, ror #18
+    eor     r2, r2, r12, ror #12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #12
+    eor     r4, r4, r11, ror #20
+    eor     r5, r5, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #20
+    eor     r7, r7, r11, ror #20
+    eor     r8, r8, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #9
+    eor     r0, r0, r11, ror #31
+    eor     r1, r1, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #19
+    eor     r3, r3, r11, ror #19
+    eor     r4, r4, r12, ror #9
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #9
+    eor     r6, r6, r11, ror #7
+    eor     r7, r7, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #30
+    eor     r9, r9, r11, ror #30
+    eor     r0, r0, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #19
+    eor     r2, r2, r11, ror #4
+    eor     r3, r3, r12, ror #4
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #17
+    eor     r5, r5, r11, ror #16
+    eor     r6, r6, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #3
+    eor     r8, r8, r11, ror #11
+    eor     r9, r9, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #1
+    eor     r1, r1, r11, ror #1
+    eor     r2, r2, r12, ror #26
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #27
+    eor     r4, r4, r11, ror #2
+    eor     r5, r5, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #22
+    eor     r7, r7, r11, ror #22
+    eor     r8, r8, r12, ror #6
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #6
+    eor     r10, r8, r3, ror #16
+    eor     r11, r9, r2, ror #17
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #10
+    eor     r11, r1, r4, ror #10
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #11
+    eor     r11, r3, r6, ror #11
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #14
+    eor     r11, r5, r8, ror #14
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #10
+    eor     r11, r7, r0, ror #10
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #25
+    eor     r1, r1, r11, ror #25
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #10
+    eor     r3, r3, r11, ror #10
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #23
+    eor     r4, r4, r11, ror #22
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #18
+    eor     r6, r6, r11, ror #18
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #22
+    eor     r9, r9, r11, ror #23
+    bic     r10, r4, r2, ror #2
+    bic     r11, r6, r4, ror #16
+    bic     r12, r8, r6, ror #22
+    eor     r4, r4, r12, ror #26
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #18
+    bic     r12, r2, r0
+    eor     r8, r8, r12, ror #8
+    eor     r0, r0, r10, ror #30
+    eor     r2, r2, r11, ror #14
+    bic     r10, r5, r3, ror #2
+    bic     r11, r7, r5, ror #16
+    bic     r12, r9, r7, ror #22
+    eor     r5, r5, r12, ror #26
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #18
+    bic     r12, r3, r1
+    eor     r9, r9, r12, ror #8
+    eor     r1, r1, r10, ror #30
+    eor     r3, r3, r11, ror #14
+    eor     r1, r1, #0x00000089
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #21
+    eor     r1, r1, r11, ror #21
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #20
+    eor     r3, r3, r11, ror #20
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #26
+    eor     r4, r4, r11, ror #25
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #18
+    eor     r6, r6, r11, ror #18
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #30
+    eor     r8, r8, r11, ror #29
+    bic     r10, r4, r2, ror #25
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #9
+    eor     r4, r4, r12, ror #16
+    bic     r12, r0, r8, ror #7
+    eor     r6, r6, r12, ror #16
+    bic     r12, r2, r0, ror #16
+    eor     r8, r8, r12, ror #9
+    eor     r0, r0, r10, ror #23
+    eor     r2, r2, r11
+    bic     r10, r5, r3, ror #26
+    bic     r11, r7, r5, ror #6
+    bic     r12, r9, r7, ror #10
+    eor     r5, r5, r12, ror #16
+    bic     r12, r1, r9, ror #6
+    eor     r7, r7, r12, ror #16
+    bic     r12, r3, r1, ror #16
+    eor     r9, r9, r12, ror #10
+    eor     r1, r1, r10, ror #22
+    eor     r3, r3, r11
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #22
+    eor     r0, r0, r11, ror #22
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #12
+    eor     r3, r3, r11, ror #11
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #14
+    eor     r4, r4, r11, ror #15
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #17
+    eor     r7, r7, r11, ror #18
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #24
+    eor     r9, r9, r11, ror #24
+    bic     r10, r4, r2, ror #12
+    bic     r11, r6, r4, ror #15
+    bic     r12, r8, r6, ror #8
+    eor     r4, r4, r12, ror #9
+    bic     r12, r0, r8, ror #15
+    eor     r6, r6, r12, ror #9
+    bic     r12, r2, r0, ror #14
+    eor     r8, r8, r12, ror #3
+    eor     r0, r0, r10, ror #6
+    eor     r2, r2, r11, ror #5
+    bic     r10, r5, r3, ror #12
+    bic     r11, r7, r5, ror #16
+    bic     r12, r9, r7, ror #8
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #14
+    eor     r9, r9, r12, ror #4
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #4
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #28
+    eor     r0, r0, r11, ror #29
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #7
+    eor     r3, r3, r11, ror #7
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #3
+    eor     r5, r5, r11, ror #3
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #15
+    eor     r6, r6, r11, ror #15
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #31
+    eor     r9, r9, r11, ror #31
+    bic     r10, r4, r2, ror #8
+    bic     r11, r6, r4, ror #5
+    bic     r12, r8, r6, ror #4
+    eor     r4, r4, r12, ror #23
+    bic     r12, r0, r8, ror #4
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #11
+    eor     r8, r8, r12, ror #17
+    eor     r0, r0, r10, ror #13
+    eor     r2, r2, r11, ror #19
+    bic     r10, r5, r3, ror #8
+    bic     r11, r7, r5, ror #4
+    bic     r12, r9, r7, ror #4
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #4
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #12
+    eor     r9, r9, r12, ror #16
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #20
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10
+    eor     r1, r1, r11, ror #31
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #1
+    eor     r2, r2, r11, ror #1
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #30
+    eor     r4, r4, r11, ror #31
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #7
+    eor     r6, r6, r11, ror #6
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #28
+    eor     r9, r9, r11, ror #27
+    bic     r10, r4, r2, ror #11
+    bic     r11, r6, r4, ror #5
+    bic     r12, r8, r6, ror #27
+    eor     r4, r4, r12
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #13
+    bic     r12, r2, r0, ror #29
+    eor     r8, r8, r12, ror #11
+    eor     r0, r0, r10, ror #24
+    eor     r2, r2, r11, ror #16
+    bic     r10, r5, r3, ror #10
+    bic     r11, r7, r5, ror #6
+    bic     r12, r9, r7, ror #26
+    eor     r5, r5, r12
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #14
+    bic     r12, r3, r1, ror #30
+    eor     r9, r9, r12, ror #10
+    eor     r1, r1, r10, ror #24
+    eor     r3, r3, r11, ror #16
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 2: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #8
+    eor     r2, r2, r12, ror #23
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #24
+    eor     r4, r4, r11
+    eor     r5, r5, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #9
+    eor     r7, r7, r11, ror #10
+    eor     r8, r8, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #22
+    eor     r0, r0, r11, ror #9
+    eor     r1, r1, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #27
+    eor     r3, r3, r11, ror #28
+    eor     r4, r4, r12, ror #17
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #18
+    eor     r6, r6, r11, ror #18
+    eor     r7, r7, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10
+    eor     r9, r9, r11
+    eor     r0, r0, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #12
+    eor     r2, r2, r11
+    eor     r3, r3, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #26
+    eor     r5, r5, r11, ror #26
+    eor     r6, r6, r12, ror #5
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #6
+    eor     r8, r8, r11, ror #23
+    eor     r9, r9, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #11
+    eor     r1, r1, r11, ror #12
+    eor     r2, r2, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #14
+    eor     r4, r4, r11, ror #5
+    eor     r5, r5, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, r11, ror #16
+    eor     r8, r8, r12, ror #11
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #12
+    eor     r10, r8, r3, ror #7
+    eor     r11, r9, r2, ror #8
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #29
+    eor     r11, r1, r4, ror #30
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #13
+    eor     r11, r3, r6, ror #14
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #25
+    eor     r11, r5, r8, ror #26
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #17
+    eor     r11, r7, r0, ror #18
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #24
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #9
+    eor     r3, r3, r11, ror #8
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #17
+    eor     r4, r4, r11, ror #16
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #11
+    eor     r6, r6, r11, ror #10
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #11
+    eor     r9, r9, r11, ror #10
+    bic     r10, r4, r2, ror #7
+    bic     r11, r6, r4, ror #17
+    bic     r12, r8, r6, ror #13
+    eor     r4, r4, r12, ror #2
+    bic     r12, r0, r8, ror #28
+    eor     r6, r6, r12, ror #23
+    bic     r12, r2, r0, ror #31
+    eor     r8, r8, r12, ror #5
+    eor     r0, r0, r10, ror #26
+    eor     r2, r2, r11, ror #8
+    bic     r10, r5, r3, ror #8
+    bic     r11, r7, r5, ror #17
+    bic     r12, r9, r7, ror #12
+    eor     r5, r5, r12, ror #3
+    bic     r12, r1, r9, ror #29
+    eor     r7, r7, r12, ror #23
+    bic     r12, r3, r1, ror #30
+    eor     r9, r9, r12, ror #5
+    eor     r1, r1, r10, ror #26
+    eor     r3, r3, r11, ror #7
+    movw    r10, #0x008b
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10
+    eor     r3, r3, r11
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #15
+    eor     r4, r4, r11, ror #14
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10
+    eor     r6, r6, r11
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #29
+    eor     r8, r8, r11, ror #28
+    bic     r10, r4, r2, ror #28
+    bic     r11, r6, r4, ror #31
+    bic     r12, r8, r6, ror #4
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #5
+    eor     r6, r6, r12, ror #23
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #31
+    eor     r0, r0, r10, ror #8
+    eor     r2, r2, r11, ror #5
+    bic     r10, r5, r3, ror #28
+    bic     r11, r7, r5, ror #30
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #29
+    bic     r12, r1, r9, ror #5
+    eor     r7, r7, r12, ror #22
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #31
+    eor     r1, r1, r10, ror #8
+    eor     r3, r3, r11, ror #6
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10
+    eor     r0, r0, r11
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #2
+    eor     r3, r3, r11, ror #2
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #30
+    eor     r4, r4, r11, ror #30
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #31
+    eor     r7, r7, r11, ror #30
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #13
+    eor     r9, r9, r11, ror #12
+    bic     r10, r4, r2, ror #8
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #9
+    eor     r4, r4, r12, ror #15
+    bic     r12, r0, r8, ror #3
+    eor     r6, r6, r12, ror #20
+    bic     r12, r2, r0, ror #4
+    eor     r8, r8, r12, ror #25
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #16
+    bic     r10, r5, r3, ror #7
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7, ror #9
+    eor     r5, r5, r12, ror #15
+    bic     r12, r1, r9, ror #3
+    eor     r7, r7, r12, ror #20
+    bic     r12, r3, r1, ror #5
+    eor     r9, r9, r12, ror #24
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #17
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #22
+    eor     r0, r0, r11, ror #22
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #17
+    eor     r3, r3, r11, ror #16
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #5
+    eor     r5, r5, r11, ror #4
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #8
+    eor     r6, r6, r11, ror #8
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10
+    eor     r9, r9, r11
+    bic     r10, r4, r2, ror #31
+    bic     r11, r6, r4, ror #6
+    bic     r12, r8, r6, ror #14
+    eor     r4, r4, r12, ror #12
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #26
+    bic     r12, r2, r0, ror #21
+    eor     r8, r8, r12, ror #19
+    eor     r0, r0, r10, ror #12
+    eor     r2, r2, r11, ror #27
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #6
+    bic     r12, r9, r7, ror #15
+    eor     r5, r5, r12, ror #11
+    bic     r12, r1, r9, ror #23
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #21
+    eor     r9, r9, r12, ror #20
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #27
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #2
+    eor     r1, r1, r11, ror #2
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #7
+    eor     r2, r2, r11, ror #6
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #22
+    eor     r4, r4, r11, ror #22
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #13
+    eor     r6, r6, r11, ror #12
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #18
+    eor     r9, r9, r11, ror #18
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #13
+    bic     r12, r8, r6, ror #10
+    eor     r4, r4, r12, ror #9
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #8
+    bic     r12, r2, r0, ror #3
+    eor     r8, r8, r12, ror #15
+    eor     r0, r0, r10, ror #5
+    eor     r2, r2, r11, ror #27
+    bic     r10, r5, r3, ror #23
+    bic     r11, r7, r5, ror #14
+    bic     r12, r9, r7, ror #10
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #8
+    bic     r12, r3, r1, ror #3
+    eor     r9, r9, r12, ror #15
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #27
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 3: E -> A
+    add     lr, sp, #40
     ldmia   lr!, {r0-r9}
     ldmia   lr!, {r10, r11, r12}
     eor     r0, r0, r10
     eor     r1, r1, r11
-    eor     r2, r2, r12
+    eor     r2, r2, r12, ror #3
     ldmia   lr!, {r10, r11, r12}
-    eor     r3, r3, r10
+    eor     r3, r3, r10, ror #2
+    eor     r4, r4, r11, ror #14
+    eor     r5, r5, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10
+    eor     r7, r7, r11, ror #1
+    eor     r8, r8, r12, ror #9
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #8
+    eor     r0, r0, r11, ror #31
+    eor     r1, r1, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #25
+    eor     r4, r4, r12, ror #25
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #26
+    eor     r6, r6, r11, ror #2
+    eor     r7, r7, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #6
+    eor     r9, r9, r11, ror #6
+    eor     r0, r0, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #11
+    eor     r2, r2, r11, ror #20
+    eor     r3, r3, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #28
+    eor     r5, r5, r11, ror #29
+    eor     r6, r6, r12, ror #7
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #8
+    eor     r8, r8, r11, ror #6
+    eor     r9, r9, r12, ror #5
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #31
+    eor     r1, r1, r11, ror #31
+    eor     r2, r2, r12, ror #27
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #26
+    eor     r4, r4, r11, ror #10
+    eor     r5, r5, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #14
+    eor     r7, r7, r11, ror #14
+    eor     r8, r8, r12, ror #17
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #16
+    eor     r10, r8, r3, ror #5
+    eor     r11, r9, r2, ror #4
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #25
+    eor     r11, r1, r4, ror #26
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #7
+    eor     r11, r3, r6, ror #7
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #2
+    eor     r11, r5, r8, ror #2
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #22
+    eor     r11, r7, r0, ror #23
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #28
+    eor     r1, r1, r11, ror #29
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #28
+    eor     r3, r3, r11, ror #28
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #14
+    eor     r4, r4, r11, ror #14
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #10
+    eor     r6, r6, r11, ror #9
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #28
+    eor     r9, r9, r11, ror #28
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #24
+    bic     r12, r8, r6
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #6
+    eor     r6, r6, r12, ror #26
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #8
+    eor     r0, r0, r10, ror #30
+    eor     r2, r2, r11, ror #24
+    bic     r10, r5, r3, ror #16
+    bic     r11, r7, r5, ror #24
+    bic     r12, r9, r7
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #6
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #18
+    eor     r9, r9, r12, ror #8
+    eor     r1, r1, r10, ror #30
+    eor     r3, r3, r11, ror #24
+    movw    r10, #0x8080
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #17
+    eor     r1, r1, r11, ror #17
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #4
+    eor     r3, r3, r11, ror #4
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #29
+    eor     r4, r4, r11, ror #29
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #11
+    eor     r6, r6, r11, ror #10
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #29
+    eor     r8, r8, r11, ror #29
+    bic     r10, r4, r2, ror #29
+    bic     r11, r6, r4, ror #31
+    bic     r12, r8, r6, ror #25
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #11
+    eor     r6, r6, r12, ror #28
+    bic     r12, r2, r0
+    eor     r8, r8, r12, ror #21
+    eor     r0, r0, r10, ror #3
+    eor     r2, r2, r11, ror #4
+    bic     r10, r5, r3, ror #29
+    bic     r11, r7, r5, ror #31
+    bic     r12, r9, r7, ror #25
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #11
+    eor     r7, r7, r12, ror #28
+    bic     r12, r3, r1
+    eor     r9, r9, r12, ror #21
+    eor     r1, r1, r10, ror #3
+    eor     r3, r3, r11, ror #4
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #31
+    eor     r0, r0, r11, ror #30
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #25
+    eor     r3, r3, r11, ror #26
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #15
+    eor     r4, r4, r11, ror #14
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #7
+    eor     r7, r7, r11, ror #7
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #29
+    eor     r9, r9, r11, ror #30
+    bic     r10, r4, r2, ror #6
+    bic     r11, r6, r4, ror #1
+    bic     r12, r8, r6, ror #8
+    eor     r4, r4, r12, ror #23
+    bic     r12, r0, r8, ror #21
+    eor     r6, r6, r12, ror #3
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #15
+    eor     r0, r0, r10, ror #30
+    eor     r2, r2, r11, ror #25
+    bic     r10, r5, r3, ror #6
+    bic     r11, r7, r5, ror #1
+    bic     r12, r9, r7, ror #8
+    eor     r5, r5, r12, ror #23
+    bic     r12, r1, r9, ror #21
+    eor     r7, r7, r12, ror #3
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #15
+    eor     r1, r1, r10, ror #30
+    eor     r3, r3, r11, ror #25
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #13
+    eor     r0, r0, r11, ror #12
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #28
+    eor     r3, r3, r11, ror #29
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #5
+    eor     r5, r5, r11, ror #5
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #11
+    eor     r6, r6, r11, ror #11
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #3
+    eor     r9, r9, r11, ror #3
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #20
+    eor     r4, r4, r12, ror #5
+    bic     r12, r0, r8, ror #12
+    eor     r6, r6, r12
+    bic     r12, r2, r0, ror #1
+    eor     r8, r8, r12, ror #19
+    eor     r0, r0, r10, ror #7
+    eor     r2, r2, r11, ror #1
+    bic     r10, r5, r3, ror #24
+    bic     r11, r7, r5, ror #7
+    bic     r12, r9, r7, ror #20
+    eor     r5, r5, r12, ror #5
+    bic     r12, r1, r9, ror #12
+    eor     r7, r7, r12
+    bic     r12, r3, r1, ror #1
+    eor     r9, r9, r12, ror #19
+    eor     r1, r1, r10, ror #7
+    eor     r3, r3, r11, ror #1
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #8
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #17
+    eor     r2, r2, r11, ror #16
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #7
+    eor     r4, r4, r11, ror #6
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #18
+    eor     r6, r6, r11, ror #18
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #4
+    eor     r9, r9, r11, ror #4
+    bic     r10, r4, r2, ror #31
+    bic     r11, r6, r4, ror #25
+    bic     r12, r8, r6, ror #27
+    eor     r4, r4, r12, ror #12
+    bic     r12, r0, r8
+    eor     r6, r6, r12, ror #5
+    bic     r12, r2, r0, ror #13
+    eor     r8, r8, r12, ror #19
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #8
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #25
+    bic     r12, r9, r7, ror #27
+    eor     r5, r5, r12, ror #12
+    bic     r12, r1, r9
+    eor     r7, r7, r12, ror #5
+    bic     r12, r3, r1, ror #13
+    eor     r9, r9, r12, ror #19
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #8
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 4: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #27
+    eor     r1, r1, r11, ror #27
+    eor     r2, r2, r12, ror #13
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #13
     eor     r4, r4, r11
     eor     r5, r5, r12
     ldmia   lr!, {r10, r11, r12}
-    eor     r6, r6, r10
-    eor     r7, r7, r11
+    eor     r6, r6, r10, ror #25
+    eor     r7, r7, r11, ror #25
     eor     r8, r8, r12
     ldmia   lr!, {r10, r11, r12}
     eor     r9, r9, r10
-    eor     r0, r0, r11
-    eor     r1, r1, r12
+    eor     r0, r0, r11, ror #1
+    eor     r1, r1, r12, ror #1
     ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #23
+    eor     r3, r3, r11, ror #23
+    eor     r4, r4, r12, ror #1
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #1
+    eor     r6, r6, r11, ror #24
+    eor     r7, r7, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #15
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #15
+    eor     r2, r2, r11
+    eor     r3, r3, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #24
+    eor     r5, r5, r11, ror #24
+    eor     r6, r6, r12, ror #9
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #9
+    eor     r8, r8, r11, ror #21
+    eor     r9, r9, r12, ror #21
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #27
+    eor     r1, r1, r11, ror #27
+    eor     r2, r2, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10
+    eor     r4, r4, r11, ror #17
+    eor     r5, r5, r12, ror #17
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, r11, ror #16
+    eor     r8, r8, r12, ror #21
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #21
+    eor     r10, r8, r3, ror #7
+    eor     r11, r9, r2, ror #8
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #29
+    eor     r11, r1, r4, ror #30
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #23
+    eor     r11, r3, r6, ror #24
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #7
+    eor     r11, r5, r8, ror #8
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #25
+    eor     r11, r7, r0, ror #26
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #6
+    eor     r1, r1, r11, ror #6
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #5
+    eor     r3, r3, r11, ror #5
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #15
+    eor     r4, r4, r11, ror #15
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #15
+    eor     r6, r6, r11, ror #15
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #11
+    eor     r9, r9, r11, ror #11
+    bic     r10, r4, r2, ror #28
+    bic     r11, r6, r4, ror #5
+    bic     r12, r8, r6, ror #16
+    eor     r4, r4, r12, ror #11
+    bic     r12, r0, r8, ror #20
+    eor     r6, r6, r12, ror #28
+    bic     r12, r2, r0, ror #27
+    eor     r8, r8, r12, ror #17
+    eor     r0, r0, r10, ror #9
+    eor     r2, r2, r11, ror #31
+    bic     r10, r5, r3, ror #27
+    bic     r11, r7, r5, ror #5
+    bic     r12, r9, r7, ror #17
+    eor     r5, r5, r12, ror #10
+    bic     r12, r1, r9, ror #20
+    eor     r7, r7, r12, ror #27
+    bic     r12, r3, r1, ror #27
+    eor     r9, r9, r12, ror #17
+    eor     r1, r1, r10, ror #10
+    eor     r3, r3, r11
+    eor     r0, r0, #0x00000001
+    eor     r1, r1, #0x0000008b
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #24
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    eor     r4, r4, r12
-    ldmia   lr!, {r10, r11, r12}
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #5
+    eor     r4, r4, r11, ror #5
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #18
+    eor     r6, r6, r11, ror #18
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #31
+    eor     r8, r8, r11, ror #31
+    bic     r10, r4, r2, ror #29
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #7
+    eor     r4, r4, r12, ror #17
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #1
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #12
+    eor     r0, r0, r10, ror #7
+    eor     r2, r2, r11, ror #27
+    bic     r10, r5, r3, ror #28
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7, ror #7
+    eor     r5, r5, r12, ror #17
+    bic     r12, r1, r9, ror #25
+    eor     r7, r7, r12
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #11
+    eor     r1, r1, r10, ror #8
+    eor     r3, r3, r11, ror #28
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #18
+    eor     r0, r0, r11, ror #18
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
     eor     r5, r5, r10
+    eor     r4, r4, r11
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #11
+    eor     r7, r7, r11, ror #11
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #11
+    eor     r9, r9, r11, ror #11
+    bic     r10, r4, r2, ror #10
+    bic     r11, r6, r4, ror #26
+    bic     r12, r8, r6, ror #5
+    eor     r4, r4, r12, ror #1
+    bic     r12, r0, r8, ror #5
+    eor     r6, r6, r12, ror #22
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #9
+    eor     r0, r0, r10, ror #4
+    eor     r2, r2, r11, ror #28
+    bic     r10, r5, r3, ror #9
+    bic     r11, r7, r5, ror #27
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12
+    bic     r12, r1, r9, ror #4
+    eor     r7, r7, r12, ror #23
+    bic     r12, r3, r1, ror #19
+    eor     r9, r9, r12, ror #9
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #28
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10
+    eor     r0, r0, r11
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #11
+    eor     r3, r3, r11, ror #11
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #27
+    eor     r5, r5, r11, ror #27
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #24
+    eor     r6, r6, r11, ror #24
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #8
+    eor     r9, r9, r11, ror #8
+    bic     r10, r4, r2, ror #9
+    bic     r11, r6, r4, ror #18
+    bic     r12, r8, r6, ror #20
+    eor     r4, r4, r12, ror #26
+    bic     r12, r0, r8, ror #2
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #15
+    eor     r8, r8, r12, ror #15
+    eor     r0, r0, r10, ror #8
+    eor     r2, r2, r11, ror #5
+    bic     r10, r5, r3, ror #9
+    bic     r11, r7, r5, ror #17
+    bic     r12, r9, r7, ror #21
+    eor     r5, r5, r12, ror #26
+    bic     r12, r1, r9, ror #1
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #16
+    eor     r9, r9, r12, ror #15
+    eor     r1, r1, r10, ror #7
+    eor     r3, r3, r11, ror #6
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #31
+    eor     r2, r2, r11, ror #31
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #23
+    eor     r6, r6, r11, ror #23
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #18
+    eor     r9, r9, r11, ror #18
+    bic     r10, r4, r2, ror #1
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #13
+    eor     r4, r4, r12, ror #11
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #5
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #22
+    eor     r0, r0, r10, ror #3
+    eor     r2, r2, r11, ror #23
+    bic     r10, r5, r3, ror #1
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7, ror #14
+    eor     r5, r5, r12, ror #10
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #4
+    bic     r12, r3, r1, ror #27
+    eor     r9, r9, r12, ror #23
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #23
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 5: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #24
+    eor     r2, r2, r12, ror #23
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #23
+    eor     r4, r4, r11, ror #22
+    eor     r5, r5, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #19
+    eor     r7, r7, r11, ror #19
+    eor     r8, r8, r12, ror #28
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #29
+    eor     r0, r0, r11, ror #13
+    eor     r1, r1, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #22
+    eor     r3, r3, r11, ror #22
+    eor     r4, r4, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #8
+    eor     r6, r6, r11, ror #19
+    eor     r7, r7, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #30
+    eor     r9, r9, r11, ror #30
+    eor     r0, r0, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #25
+    eor     r2, r2, r11, ror #4
+    eor     r3, r3, r12, ror #4
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #23
+    eor     r5, r5, r11, ror #22
+    eor     r6, r6, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #10
+    eor     r8, r8, r11, ror #6
+    eor     r9, r9, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #31
+    eor     r1, r1, r11, ror #31
+    eor     r2, r2, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #31
+    eor     r4, r4, r11, ror #25
+    eor     r5, r5, r12, ror #25
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #22
+    eor     r7, r7, r11, ror #22
+    eor     r8, r8, r12, ror #25
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #25
+    eor     r10, r8, r3, ror #16
+    eor     r11, r9, r2, ror #17
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #9
+    eor     r11, r1, r4, ror #9
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #31
+    eor     r11, r3, r6, ror #31
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #10
+    eor     r11, r5, r8, ror #10
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #27
+    eor     r11, r7, r0, ror #27
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #20
+    eor     r1, r1, r11, ror #20
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #4
+    eor     r3, r3, r11, ror #4
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #20
+    eor     r4, r4, r11, ror #19
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #27
+    eor     r6, r6, r11, ror #27
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #23
+    eor     r9, r9, r11, ror #24
+    bic     r10, r4, r2, ror #10
+    bic     r11, r6, r4, ror #24
+    bic     r12, r8, r6, ror #30
+    eor     r4, r4, r12, ror #10
+    bic     r12, r0, r8, ror #6
+    eor     r6, r6, r12, ror #28
+    bic     r12, r2, r0, ror #26
+    eor     r8, r8, r12
+    eor     r0, r0, r10, ror #28
+    eor     r2, r2, r11, ror #30
+    bic     r10, r5, r3, ror #10
+    bic     r11, r7, r5, ror #24
+    bic     r12, r9, r7, ror #30
+    eor     r5, r5, r12, ror #10
+    bic     r12, r1, r9, ror #6
+    eor     r7, r7, r12, ror #28
+    bic     r12, r3, r1, ror #26
+    eor     r9, r9, r12
+    eor     r1, r1, r10, ror #28
+    eor     r3, r3, r11, ror #30
+    eor     r0, r0, #0x00000001
+    eor     r1, r1, #0x00008000
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #5
+    eor     r1, r1, r11, ror #5
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #20
+    eor     r3, r3, r11, ror #20
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #7
+    eor     r4, r4, r11, ror #6
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #23
+    eor     r6, r6, r11, ror #23
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #3
+    eor     r8, r8, r11, ror #2
+    bic     r10, r4, r2, ror #26
+    bic     r11, r6, r4, ror #26
+    bic     r12, r8, r6, ror #14
+    eor     r4, r4, r12, ror #24
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #4
+    bic     r12, r2, r0, ror #16
+    eor     r8, r8, r12, ror #2
+    eor     r0, r0, r10, ror #22
+    eor     r2, r2, r11, ror #12
+    bic     r10, r5, r3, ror #27
+    bic     r11, r7, r5, ror #25
+    bic     r12, r9, r7, ror #15
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #13
+    eor     r7, r7, r12, ror #4
+    bic     r12, r3, r1, ror #16
+    eor     r9, r9, r12, ror #3
+    eor     r1, r1, r10, ror #21
+    eor     r3, r3, r11, ror #12
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #27
+    eor     r0, r0, r11, ror #27
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #6
+    eor     r3, r3, r11, ror #5
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #18
+    eor     r4, r4, r11, ror #19
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r11, ror #11
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #21
+    eor     r9, r9, r11, ror #21
+    bic     r10, r4, r2, ror #18
+    bic     r11, r6, r4, ror #20
+    bic     r12, r8, r6
+    eor     r4, r4, r12, ror #12
+    bic     r12, r0, r8, ror #18
+    eor     r6, r6, r12, ror #14
+    bic     r12, r2, r0, ror #8
+    eor     r8, r8, r12, ror #6
+    eor     r0, r0, r10, ror #6
+    eor     r2, r2, r11, ror #26
+    bic     r10, r5, r3, ror #18
+    bic     r11, r7, r5, ror #21
+    bic     r12, r9, r7
+    eor     r5, r5, r12, ror #11
+    bic     r12, r1, r9, ror #17
+    eor     r7, r7, r12, ror #15
+    bic     r12, r3, r1, ror #8
+    eor     r9, r9, r12, ror #7
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #25
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #16
+    eor     r0, r0, r11, ror #17
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #28
+    eor     r3, r3, r11, ror #28
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #5
+    eor     r5, r5, r11, ror #5
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #5
+    eor     r6, r6, r11, ror #5
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #15
+    eor     r9, r9, r11, ror #15
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #30
+    bic     r12, r8, r6, ror #26
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #14
+    bic     r12, r2, r0
+    eor     r8, r8, r12, ror #8
+    eor     r0, r0, r10, ror #16
+    eor     r2, r2, r11, ror #18
+    bic     r10, r5, r3, ror #16
+    bic     r11, r7, r5, ror #29
+    bic     r12, r9, r7, ror #26
+    eor     r5, r5, r12, ror #9
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #14
+    bic     r12, r3, r1, ror #1
+    eor     r9, r9, r12, ror #7
+    eor     r1, r1, r10, ror #15
+    eor     r3, r3, r11, ror #19
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #28
+    eor     r1, r1, r11, ror #27
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #18
+    eor     r2, r2, r11, ror #18
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #18
+    eor     r4, r4, r11, ror #19
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #28
+    eor     r6, r6, r11, ror #27
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #29
+    eor     r9, r9, r11, ror #28
+    bic     r10, r4, r2, ror #30
+    bic     r11, r6, r4, ror #26
+    bic     r12, r8, r6, ror #2
+    eor     r4, r4, r12, ror #4
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #6
+    bic     r12, r2, r0, ror #14
+    eor     r8, r8, r12, ror #26
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #8
+    bic     r10, r5, r3, ror #29
+    bic     r11, r7, r5, ror #27
+    bic     r12, r9, r7, ror #1
+    eor     r5, r5, r12, ror #4
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #7
+    bic     r12, r3, r1, ror #15
+    eor     r9, r9, r12, ror #25
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #8
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 6: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #22
+    eor     r1, r1, r11, ror #23
+    eor     r2, r2, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #1
+    eor     r4, r4, r11, ror #16
+    eor     r5, r5, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #14
+    eor     r7, r7, r11, ror #15
+    eor     r8, r8, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #30
+    eor     r0, r0, r11, ror #4
+    eor     r1, r1, r12, ror #5
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #22
+    eor     r3, r3, r11, ror #23
+    eor     r4, r4, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #15
+    eor     r6, r6, r11, ror #18
+    eor     r7, r7, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #7
+    eor     r2, r2, r11
+    eor     r3, r3, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #26
+    eor     r5, r5, r11, ror #26
+    eor     r6, r6, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #21
+    eor     r8, r8, r11, ror #24
+    eor     r9, r9, r12, ror #25
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #11
+    eor     r2, r2, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #22
+    eor     r4, r4, r11, ror #2
+    eor     r5, r5, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    eor     r8, r8, r12, ror #28
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #29
+    eor     r10, r8, r3, ror #31
+    eor     r11, r9, r2
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #27
+    eor     r11, r1, r4, ror #28
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #29
+    eor     r11, r3, r6, ror #30
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #9
+    eor     r11, r5, r8, ror #10
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #27
+    eor     r11, r7, r0, ror #28
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #6
+    eor     r1, r1, r11, ror #6
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #25
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #28
+    eor     r4, r4, r11, ror #27
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #4
+    eor     r6, r6, r11, ror #3
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #2
+    eor     r9, r9, r11, ror #1
+    bic     r10, r4, r2, ror #27
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #19
+    eor     r4, r4, r12, ror #6
+    bic     r12, r0, r8, ror #27
+    eor     r6, r6, r12, ror #18
+    bic     r12, r2, r0, ror #16
+    eor     r8, r8, r12, ror #21
+    eor     r0, r0, r10, ror #21
+    eor     r2, r2, r11, ror #30
+    bic     r10, r5, r3, ror #28
+    bic     r11, r7, r5, ror #7
+    bic     r12, r9, r7, ror #18
+    eor     r5, r5, r12, ror #7
+    bic     r12, r1, r9, ror #28
+    eor     r7, r7, r12, ror #18
+    bic     r12, r3, r1, ror #15
+    eor     r9, r9, r12, ror #21
+    eor     r1, r1, r10, ror #21
+    eor     r3, r3, r11, ror #29
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x8088
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #24
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10
+    eor     r3, r3, r11
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #2
+    eor     r4, r4, r11, ror #1
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #26
+    eor     r6, r6, r11, ror #26
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #8
+    eor     r8, r8, r11, ror #7
+    bic     r10, r4, r2, ror #23
+    bic     r11, r6, r4, ror #20
+    bic     r12, r8, r6, ror #15
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #7
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #26
+    eor     r0, r0, r10, ror #13
+    eor     r2, r2, r11, ror #21
+    bic     r10, r5, r3, ror #23
+    bic     r11, r7, r5, ror #19
+    bic     r12, r9, r7, ror #16
+    eor     r5, r5, r12, ror #29
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #6
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #26
+    eor     r1, r1, r10, ror #13
+    eor     r3, r3, r11, ror #22
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #26
+    eor     r0, r0, r11, ror #26
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #26
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #6
+    eor     r4, r4, r11, ror #6
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #6
+    eor     r7, r7, r11, ror #5
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #28
+    eor     r9, r9, r11, ror #27
+    bic     r10, r4, r2
+    bic     r11, r6, r4, ror #15
+    bic     r12, r8, r6, ror #25
+    eor     r4, r4, r12, ror #24
+    bic     r12, r0, r8, ror #28
+    eor     r6, r6, r12, ror #11
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #8
+    eor     r0, r0, r10, ror #4
+    eor     r2, r2, r11, ror #17
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #15
+    bic     r12, r9, r7, ror #25
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #28
+    eor     r7, r7, r12, ror #11
+    bic     r12, r3, r1, ror #29
+    eor     r9, r9, r12, ror #7
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #18
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #30
+    eor     r0, r0, r11, ror #30
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #15
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #4
+    eor     r5, r5, r11, ror #3
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #16
+    eor     r6, r6, r11, ror #16
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #24
+    eor     r9, r9, r11, ror #24
+    bic     r10, r4, r2, ror #13
+    bic     r11, r6, r4, ror #9
+    bic     r12, r8, r6, ror #6
+    eor     r4, r4, r12, ror #17
+    bic     r12, r0, r8, ror #16
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #20
+    eor     r8, r8, r12, ror #28
+    eor     r0, r0, r10, ror #31
+    eor     r2, r2, r11, ror #10
+    bic     r10, r5, r3, ror #13
+    bic     r11, r7, r5, ror #9
+    bic     r12, r9, r7, ror #7
+    eor     r5, r5, r12, ror #16
+    bic     r12, r1, r9, ror #15
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #20
+    eor     r9, r9, r12, ror #29
+    eor     r1, r1, r10, ror #31
+    eor     r3, r3, r11, ror #10
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #10
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #10
+    eor     r2, r2, r11, ror #9
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #14
+    eor     r4, r4, r11, ror #14
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10
+    eor     r6, r6, r11, ror #31
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #4
+    eor     r9, r9, r11, ror #4
+    bic     r10, r4, r2, ror #21
+    bic     r11, r6, r4, ror #16
+    bic     r12, r8, r6, ror #23
+    eor     r4, r4, r12, ror #25
+    bic     r12, r0, r8, ror #30
+    eor     r6, r6, r12, ror #11
+    bic     r12, r2, r0, ror #6
+    eor     r8, r8, r12, ror #28
+    eor     r0, r0, r10, ror #5
+    eor     r2, r2, r11, ror #27
+    bic     r10, r5, r3, ror #20
+    bic     r11, r7, r5, ror #17
+    bic     r12, r9, r7, ror #23
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #30
+    eor     r7, r7, r12, ror #11
+    bic     r12, r3, r1, ror #6
+    eor     r9, r9, r12, ror #28
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #27
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 7: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #22
+    eor     r1, r1, r11, ror #22
+    eor     r2, r2, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #9
+    eor     r4, r4, r11, ror #14
+    eor     r5, r5, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #1
+    eor     r7, r7, r11, ror #2
+    eor     r8, r8, r12, ror #5
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #4
+    eor     r0, r0, r11, ror #5
+    eor     r1, r1, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #25
+    eor     r3, r3, r11, ror #24
+    eor     r4, r4, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #21
+    eor     r6, r6, r11, ror #12
+    eor     r7, r7, r12, ror #13
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #6
+    eor     r9, r9, r11, ror #6
+    eor     r0, r0, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #25
+    eor     r2, r2, r11, ror #20
+    eor     r3, r3, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #2
+    eor     r5, r5, r11, ror #3
+    eor     r6, r6, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #1
+    eor     r8, r8, r11, ror #13
+    eor     r9, r9, r12, ror #12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #29
+    eor     r1, r1, r11, ror #29
+    eor     r2, r2, r12, ror #7
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #6
+    eor     r4, r4, r11, ror #13
+    eor     r5, r5, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #4
+    eor     r7, r7, r11, ror #4
+    eor     r8, r8, r12
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #31
+    eor     r10, r8, r3, ror #21
+    eor     r11, r9, r2, ror #20
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #20
+    eor     r11, r1, r4, ror #21
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #29
+    eor     r11, r3, r6, ror #29
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #6
+    eor     r11, r5, r8, ror #6
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #17
+    eor     r11, r7, r0, ror #18
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #27
+    eor     r1, r1, r11, ror #28
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #6
+    eor     r3, r3, r11, ror #6
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #7
+    eor     r4, r4, r11, ror #7
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #7
+    eor     r6, r6, r11, ror #6
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #19
+    eor     r9, r9, r11, ror #19
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #16
+    bic     r12, r8, r6, ror #16
+    eor     r4, r4, r12
+    bic     r12, r0, r8, ror #20
+    eor     r6, r6, r12, ror #28
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #16
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11
+    bic     r10, r5, r3, ror #16
+    bic     r11, r7, r5, ror #16
+    bic     r12, r9, r7, ror #16
+    eor     r5, r5, r12
+    bic     r12, r1, r9, ror #20
+    eor     r7, r7, r12, ror #28
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #16
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x0082
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #7
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #14
+    eor     r3, r3, r11, ror #14
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #22
+    eor     r4, r4, r11, ror #22
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #28
+    eor     r6, r6, r11, ror #27
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #14
+    eor     r8, r8, r11, ror #14
+    bic     r10, r4, r2, ror #18
+    bic     r11, r6, r4, ror #22
+    bic     r12, r8, r6, ror #10
+    eor     r4, r4, r12
+    bic     r12, r0, r8, ror #4
+    eor     r6, r6, r12, ror #18
+    bic     r12, r2, r0, ror #10
+    eor     r8, r8, r12, ror #18
+    eor     r0, r0, r10, ror #4
+    eor     r2, r2, r11, ror #24
+    bic     r10, r5, r3, ror #18
+    bic     r11, r7, r5, ror #22
+    bic     r12, r9, r7, ror #10
+    eor     r5, r5, r12
+    bic     r12, r1, r9, ror #4
+    eor     r7, r7, r12, ror #18
+    bic     r12, r3, r1, ror #10
+    eor     r9, r9, r12, ror #18
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #24
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #16
+    eor     r0, r0, r11, ror #15
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #13
+    eor     r3, r3, r11, ror #14
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #27
+    eor     r4, r4, r11, ror #26
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #6
+    eor     r7, r7, r11, ror #6
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #30
+    eor     r9, r9, r11, ror #31
+    bic     r10, r4, r2, ror #18
+    bic     r11, r6, r4, ror #10
+    bic     r12, r8, r6, ror #16
+    eor     r4, r4, r12, ror #6
+    bic     r12, r0, r8, ror #4
+    eor     r6, r6, r12, ror #12
+    bic     r12, r2, r0, ror #16
+    eor     r8, r8, r12, ror #12
+    eor     r0, r0, r10, ror #30
+    eor     r2, r2, r11, ror #4
+    bic     r10, r5, r3, ror #18
+    bic     r11, r7, r5, ror #10
+    bic     r12, r9, r7, ror #16
+    eor     r5, r5, r12, ror #6
+    bic     r12, r1, r9, ror #4
+    eor     r7, r7, r12, ror #12
+    bic     r12, r3, r1, ror #16
+    eor     r9, r9, r12, ror #12
+    eor     r1, r1, r10, ror #30
+    eor     r3, r3, r11, ror #4
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #19
+    eor     r0, r0, r11, ror #18
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #5
+    eor     r3, r3, r11, ror #6
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #23
+    eor     r5, r5, r11, ror #23
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #25
+    eor     r6, r6, r11, ror #25
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #3
+    eor     r9, r9, r11, ror #3
+    bic     r10, r4, r2
+    bic     r11, r6, r4, ror #20
+    bic     r12, r8, r6, ror #26
+    eor     r4, r4, r12, ror #18
+    bic     r12, r0, r8, ror #8
+    eor     r6, r6, r12, ror #30
+    bic     r12, r2, r0, ror #10
+    eor     r8, r8, r12, ror #14
+    eor     r0, r0, r10, ror #22
+    eor     r2, r2, r11, ror #12
+    bic     r10, r5, r3
+    bic     r11, r7, r5, ror #20
+    bic     r12, r9, r7, ror #26
+    eor     r5, r5, r12, ror #18
+    bic     r12, r1, r9, ror #8
+    eor     r7, r7, r12, ror #30
+    bic     r12, r3, r1, ror #10
+    eor     r9, r9, r12, ror #14
+    eor     r1, r1, r10, ror #22
+    eor     r3, r3, r11, ror #12
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #27
+    eor     r1, r1, r11, ror #28
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #6
+    eor     r2, r2, r11, ror #5
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #13
+    eor     r4, r4, r11, ror #12
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #3
+    eor     r6, r6, r11, ror #3
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #9
+    eor     r9, r9, r11, ror #9
+    bic     r10, r4, r2, ror #6
+    bic     r11, r6, r4, ror #10
+    bic     r12, r8, r6, ror #14
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8
+    eor     r6, r6, r12, ror #18
+    bic     r12, r2, r0, ror #2
+    eor     r8, r8, r12, ror #30
+    eor     r0, r0, r10, ror #24
+    eor     r2, r2, r11, ror #16
+    bic     r10, r5, r3, ror #6
+    bic     r11, r7, r5, ror #10
+    bic     r12, r9, r7, ror #14
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9
+    eor     r7, r7, r12, ror #18
+    bic     r12, r3, r1, ror #2
+    eor     r9, r9, r12, ror #30
+    eor     r1, r1, r10, ror #24
+    eor     r3, r3, r11, ror #16
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 8: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10
+    eor     r1, r1, r11
+    eor     r2, r2, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #18
+    eor     r4, r4, r11, ror #16
+    eor     r5, r5, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r11, ror #10
+    eor     r8, r8, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #16
+    eor     r0, r0, r11, ror #16
+    eor     r1, r1, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #28
+    eor     r3, r3, r11, ror #28
+    eor     r4, r4, r12, ror #26
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #26
     eor     r6, r6, r11
     eor     r7, r7, r12
     ldmia   lr!, {r10, r11, r12}
     eor     r8, r8, r10
     eor     r9, r9, r11
-    eor     r0, r0, r12
+    eor     r0, r0, r12, ror #14
     ldmia   lr!, {r10, r11, r12}
-    eor     r1, r1, r10
+    eor     r1, r1, r10, ror #14
     eor     r2, r2, r11
     eor     r3, r3, r12
     ldmia   lr!, {r10, r11, r12}
-    eor     r4, r4, r10
-    eor     r5, r5, r11
-    eor     r6, r6, r12
+    eor     r4, r4, r10, ror #16
+    eor     r5, r5, r11, ror #16
+    eor     r6, r6, r12, ror #12
     ldmia   lr!, {r10, r11, r12}
-    eor     r7, r7, r10
-    eor     r8, r8, r11
-    eor     r9, r9, r12
+    eor     r7, r7, r10, ror #12
+    eor     r8, r8, r11, ror #2
+    eor     r9, r9, r12, ror #2
     ldmia   lr!, {r10, r11, r12}
-    eor     r0, r0, r10
-    eor     r1, r1, r11
-    eor     r2, r2, r12
+    eor     r0, r0, r10, ror #22
+    eor     r1, r1, r11, ror #22
+    eor     r2, r2, r12, ror #16
     ldmia   lr!, {r10, r11, r12}
-    eor     r3, r3, r10
-    eor     r4, r4, r11
-    eor     r5, r5, r12
+    eor     r3, r3, r10, ror #16
+    eor     r4, r4, r11, ror #26
+    eor     r5, r5, r12, ror #26
     ldmia   lr!, {r10, r11, r12}
     eor     r6, r6, r10
     eor     r7, r7, r11
-    eor     r8, r8, r12
+    eor     r8, r8, r12, ror #2
     ldmia   lr!, {r10}
-    eor     r9, r9, r10
-    eor     r10, r8, r3, ror #31
-    eor     r11, r9, r2
+    eor     r9, r9, r10, ror #2
+    eor     r10, r8, r3, ror #15
+    eor     r11, r9, r2, ror #16
     strd    r10, r11, [sp, #0]
-    eor     r10, r0, r5, ror #31
-    eor     r11, r1, r4
+    eor     r10, r0, r5, ror #19
+    eor     r11, r1, r4, ror #20
     strd    r10, r11, [sp, #8]
     eor     r10, r2, r7, ror #31
     eor     r11, r3, r6
@@ -437,94 +2379,4353 @@ hqc_keccak_f1600_m4:
     eor     r10, r4, r9, ror #31
     eor     r11, r5, r8
     strd    r10, r11, [sp, #24]
-    eor     r10, r6, r1, ror #31
-    eor     r11, r7, r0
+    eor     r10, r6, r1, ror #27
+    eor     r11, r7, r0, ror #28
     strd    r10, r11, [sp, #32]
-    ldr     lr, [sp, #40]
-    ldrd    r0, r1, [sp, #56]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
     ldrd    r10, r11, [sp, #0]
-    eor     r0, r0, r10
-    eor     r1, r1, r11
-    ldrd    r2, r3, [sp, #104]
+    eor     r0, r0, r10, ror #20
+    eor     r1, r1, r11, ror #20
+    ldrd    r2, r3, [lr, #48]
     ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #10
+    eor     r3, r3, r11, ror #10
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #22
+    eor     r4, r4, r11, ror #22
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #4
+    eor     r6, r6, r11, ror #4
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #14
+    eor     r9, r9, r11, ror #14
+    bic     r10, r4, r2, ror #8
+    bic     r11, r6, r4, ror #19
+    bic     r12, r8, r6, ror #22
+    eor     r4, r4, r12, ror #23
+    bic     r12, r0, r8, ror #15
+    eor     r6, r6, r12, ror #27
+    bic     r12, r2, r0
+    eor     r8, r8, r12, ror #17
+    eor     r0, r0, r10, ror #24
+    eor     r2, r2, r11, ror #5
+    bic     r10, r5, r3, ror #7
+    bic     r11, r7, r5, ror #19
+    bic     r12, r9, r7, ror #23
+    eor     r5, r5, r12, ror #22
+    bic     r12, r1, r9, ror #15
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1
+    eor     r9, r9, r12, ror #17
+    eor     r1, r1, r10, ror #25
+    eor     r3, r3, r11, ror #6
+    eor     r1, r1, #0x0000000b
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ror     r2, r2, #10
-    ror     r3, r3, #10
-    ldrd    r5, r4, [sp, #152]
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #4
+    eor     r4, r4, r11, ror #4
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #28
+    eor     r6, r6, r11, ror #28
+    ldrd    r9, r8, [lr, #176]
     ldrd    r10, r11, [sp, #16]
-    eor     r5, r5, r10
-    eor     r4, r4, r11
-    ror     r4, r4, #10
-    ror     r5, r5, #11
-    ldrd    r7, r6, [sp, #200]
+    eor     r9, r9, r10, ror #22
+    eor     r8, r8, r11, ror #22
+    bic     r10, r4, r2, ror #12
+    bic     r11, r6, r4, ror #1
+    bic     r12, r8, r6, ror #30
+    eor     r4, r4, r12, ror #1
+    bic     r12, r0, r8, ror #25
+    eor     r6, r6, r12, ror #9
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #11
+    eor     r0, r0, r10, ror #24
+    eor     r2, r2, r11, ror #19
+    bic     r10, r5, r3, ror #11
+    bic     r11, r7, r5, ror #1
+    bic     r12, r9, r7, ror #30
+    eor     r5, r5, r12, ror #1
+    bic     r12, r1, r9, ror #26
+    eor     r7, r7, r12, ror #8
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #10
+    eor     r1, r1, r10, ror #25
+    eor     r3, r3, r11, ror #20
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #28
+    eor     r0, r0, r11, ror #28
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10
+    eor     r3, r3, r11
+    ldrd    r5, r4, [lr, #104]
     ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #14
+    eor     r7, r7, r11, ror #14
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #30
+    eor     r9, r9, r11, ror #30
+    bic     r10, r4, r2, ror #10
+    bic     r11, r6, r4, ror #5
+    bic     r12, r8, r6, ror #5
+    eor     r4, r4, r12, ror #22
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #17
+    bic     r12, r2, r0, ror #2
+    eor     r8, r8, r12, ror #20
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #17
+    bic     r10, r5, r3, ror #9
+    bic     r11, r7, r5, ror #6
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #21
+    bic     r12, r1, r9, ror #9
+    eor     r7, r7, r12, ror #18
+    bic     r12, r3, r1, ror #3
+    eor     r9, r9, r12, ror #20
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #17
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #16
+    eor     r0, r0, r11, ror #16
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #20
+    eor     r3, r3, r11, ror #20
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10
+    eor     r5, r5, r11
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ror     r6, r6, #21
-    ror     r7, r7, #22
-    ldrd    r8, r9, [sp, #248]
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    bic     r10, r4, r2, ror #19
+    bic     r11, r6, r4, ror #31
+    bic     r12, r8, r6, ror #20
+    eor     r4, r4, r12, ror #13
+    bic     r12, r0, r8, ror #2
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #24
+    eor     r8, r8, r12, ror #6
+    eor     r0, r0, r10, ror #21
+    eor     r2, r2, r11, ror #14
+    bic     r10, r5, r3, ror #19
+    bic     r11, r7, r5, ror #30
+    bic     r12, r9, r7, ror #21
+    eor     r5, r5, r12, ror #13
+    bic     r12, r1, r9, ror #1
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #25
+    eor     r9, r9, r12, ror #6
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #15
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #6
+    eor     r2, r2, r11, ror #6
+    ldrd    r5, r4, [lr, #112]
     ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #6
+    eor     r6, r6, r11, ror #6
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #12
+    eor     r9, r9, r11, ror #12
+    bic     r10, r4, r2, ror #18
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #6
+    eor     r4, r4, r12, ror #19
+    bic     r12, r0, r8, ror #30
+    eor     r6, r6, r12, ror #28
+    bic     r12, r2, r0, ror #3
+    eor     r8, r8, r12, ror #31
+    eor     r0, r0, r10, ror #11
+    eor     r2, r2, r11, ror #7
+    bic     r10, r5, r3, ror #18
+    bic     r11, r7, r5, ror #7
+    bic     r12, r9, r7, ror #7
+    eor     r5, r5, r12, ror #18
+    bic     r12, r1, r9, ror #30
+    eor     r7, r7, r12, ror #27
+    bic     r12, r3, r1, ror #2
+    eor     r9, r9, r12
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #7
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 9: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #22
+    eor     r1, r1, r11, ror #22
+    eor     r2, r2, r12, ror #26
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #26
+    eor     r4, r4, r11, ror #22
+    eor     r5, r5, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #8
+    eor     r7, r7, r11, ror #8
+    eor     r8, r8, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #1
+    eor     r0, r0, r11, ror #3
+    eor     r1, r1, r12, ror #4
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #1
+    eor     r3, r3, r11, ror #1
+    eor     r4, r4, r12, ror #31
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #31
+    eor     r6, r6, r11, ror #13
+    eor     r7, r7, r12, ror #12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #30
+    eor     r9, r9, r11, ror #30
+    eor     r0, r0, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #7
+    eor     r2, r2, r11, ror #14
+    eor     r3, r3, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #3
+    eor     r5, r5, r11, ror #2
+    eor     r6, r6, r12, ror #23
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #23
+    eor     r8, r8, r11, ror #25
+    eor     r9, r9, r12, ror #25
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #21
+    eor     r1, r1, r11, ror #21
+    eor     r2, r2, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #19
+    eor     r4, r4, r11, ror #8
+    eor     r5, r5, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #20
+    eor     r7, r7, r11, ror #20
+    eor     r8, r8, r12, ror #4
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #4
+    eor     r10, r8, r3, ror #16
+    eor     r11, r9, r2, ror #17
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #24
+    eor     r11, r1, r4, ror #24
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #5
+    eor     r11, r3, r6, ror #5
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #22
+    eor     r11, r5, r8, ror #22
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #26
+    eor     r11, r7, r0, ror #26
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #15
+    eor     r1, r1, r11, ror #15
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #6
+    eor     r3, r3, r11, ror #6
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #9
+    eor     r4, r4, r11, ror #8
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #28
+    eor     r6, r6, r11, ror #28
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #18
+    eor     r9, r9, r11, ror #19
+    bic     r10, r4, r2, ror #2
+    bic     r11, r6, r4, ror #16
+    bic     r12, r8, r6, ror #6
+    eor     r4, r4, r12, ror #10
+    bic     r12, r0, r8, ror #12
+    eor     r6, r6, r12, ror #14
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #24
+    eor     r0, r0, r10, ror #2
+    eor     r2, r2, r11, ror #14
+    bic     r10, r5, r3, ror #2
+    bic     r11, r7, r5, ror #16
+    bic     r12, r9, r7, ror #6
+    eor     r5, r5, r12, ror #10
+    bic     r12, r1, r9, ror #12
+    eor     r7, r7, r12, ror #14
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #24
+    eor     r1, r1, r10, ror #2
+    eor     r3, r3, r11, ror #14
+    eor     r1, r1, #0x0000000a
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #19
+    eor     r1, r1, r11, ror #19
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #22
+    eor     r3, r3, r11, ror #22
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #12
+    eor     r4, r4, r11, ror #11
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #18
+    eor     r6, r6, r11, ror #18
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10
+    eor     r8, r8, r11, ror #31
+    bic     r10, r4, r2, ror #3
+    bic     r11, r6, r4, ror #11
+    bic     r12, r8, r6, ror #21
+    eor     r4, r4, r12
+    bic     r12, r0, r8, ror #11
+    eor     r6, r6, r12
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #3
+    eor     r0, r0, r10, ror #11
+    eor     r2, r2, r11, ror #18
+    bic     r10, r5, r3, ror #4
+    bic     r11, r7, r5, ror #10
+    bic     r12, r9, r7, ror #22
+    eor     r5, r5, r12
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12
+    bic     r12, r3, r1, ror #18
+    eor     r9, r9, r12, ror #4
+    eor     r1, r1, r10, ror #10
+    eor     r3, r3, r11, ror #18
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10
+    eor     r0, r0, r11
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #18
+    eor     r3, r3, r11, ror #17
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #6
+    eor     r4, r4, r11, ror #7
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #29
+    eor     r7, r7, r11, ror #30
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #26
+    eor     r9, r9, r11, ror #26
+    bic     r10, r4, r2, ror #6
+    bic     r11, r6, r4, ror #1
+    bic     r12, r8, r6, ror #24
+    eor     r4, r4, r12, ror #7
+    bic     r12, r0, r8, ror #13
+    eor     r6, r6, r12, ror #27
+    bic     r12, r2, r0, ror #20
+    eor     r8, r8, r12, ror #31
+    eor     r0, r0, r10, ror #6
+    eor     r2, r2, r11, ror #25
+    bic     r10, r5, r3, ror #6
+    bic     r11, r7, r5, ror #2
+    bic     r12, r9, r7, ror #24
+    eor     r5, r5, r12, ror #6
+    bic     r12, r1, r9, ror #12
+    eor     r7, r7, r12, ror #28
+    bic     r12, r3, r1, ror #20
+    eor     r9, r9, r12
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #24
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #22
+    eor     r0, r0, r11, ror #23
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #25
+    eor     r3, r3, r11, ror #25
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #31
+    eor     r5, r5, r11, ror #31
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #5
+    eor     r6, r6, r11, ror #5
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #31
+    eor     r9, r9, r11, ror #31
+    bic     r10, r4, r2, ror #8
+    bic     r11, r6, r4, ror #9
+    bic     r12, r8, r6, ror #22
+    eor     r4, r4, r12, ror #1
+    bic     r12, r0, r8, ror #28
+    eor     r6, r6, r12, ror #14
+    bic     r12, r2, r0, ror #29
+    eor     r8, r8, r12, ror #7
+    eor     r0, r0, r10, ror #27
+    eor     r2, r2, r11, ror #15
+    bic     r10, r5, r3, ror #8
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7, ror #22
+    eor     r5, r5, r12, ror #2
+    bic     r12, r1, r9, ror #28
+    eor     r7, r7, r12, ror #14
+    bic     r12, r3, r1, ror #30
+    eor     r9, r9, r12, ror #6
+    eor     r1, r1, r10, ror #26
+    eor     r3, r3, r11, ror #16
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #8
+    eor     r1, r1, r11, ror #7
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #11
+    eor     r2, r2, r11, ror #11
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #24
+    eor     r4, r4, r11, ror #25
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #9
+    eor     r6, r6, r11, ror #8
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #14
+    eor     r9, r9, r11, ror #13
+    bic     r10, r4, r2, ror #25
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #1
+    eor     r4, r4, r12, ror #24
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #7
+    bic     r12, r2, r0, ror #7
+    eor     r8, r8, r12, ror #1
+    eor     r0, r0, r10
+    eor     r2, r2, r11
+    bic     r10, r5, r3, ror #24
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #8
+    bic     r12, r3, r1, ror #8
+    eor     r9, r9, r12
+    eor     r1, r1, r10
+    eor     r3, r3, r11
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 10: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #23
+    eor     r1, r1, r11, ror #24
+    eor     r2, r2, r12, ror #1
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #2
+    eor     r4, r4, r11
+    eor     r5, r5, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #5
+    eor     r7, r7, r11, ror #6
+    eor     r8, r8, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #22
+    eor     r0, r0, r11, ror #31
+    eor     r1, r1, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #7
+    eor     r3, r3, r11, ror #8
+    eor     r4, r4, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #4
+    eor     r6, r6, r11, ror #18
+    eor     r7, r7, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
     eor     r8, r8, r10
     eor     r9, r9, r11
-    ror     r8, r8, #25
-    ror     r9, r9, #25
+    eor     r0, r0, r12, ror #1
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #2
+    eor     r2, r2, r11
+    eor     r3, r3, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #26
+    eor     r5, r5, r11, ror #26
+    eor     r6, r6, r12, ror #1
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #2
+    eor     r8, r8, r11, ror #17
+    eor     r9, r9, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #25
+    eor     r1, r1, r11, ror #26
+    eor     r2, r2, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #14
+    eor     r4, r4, r11, ror #23
+    eor     r5, r5, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    eor     r8, r8, r12, ror #5
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #6
+    eor     r10, r8, r3, ror #23
+    eor     r11, r9, r2, ror #24
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #1
+    eor     r11, r1, r4, ror #2
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #13
+    eor     r11, r3, r6, ror #14
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #9
+    eor     r11, r5, r8, ror #10
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #13
+    eor     r11, r7, r0, ror #14
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #12
+    eor     r1, r1, r11, ror #12
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #27
+    eor     r3, r3, r11, ror #26
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #31
+    eor     r4, r4, r11, ror #30
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #15
+    eor     r6, r6, r11, ror #14
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #1
+    eor     r9, r9, r11
+    bic     r10, r4, r2, ror #31
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #31
+    eor     r4, r4, r12, ror #26
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #23
+    bic     r12, r2, r0, ror #17
+    eor     r8, r8, r12, ror #5
+    eor     r0, r0, r10, ror #16
+    eor     r2, r2, r11, ror #26
+    bic     r10, r5, r3
+    bic     r11, r7, r5, ror #7
+    bic     r12, r9, r7, ror #30
+    eor     r5, r5, r12, ror #27
+    bic     r12, r1, r9, ror #11
+    eor     r7, r7, r12, ror #23
+    bic     r12, r3, r1, ror #16
+    eor     r9, r9, r12, ror #5
+    eor     r1, r1, r10, ror #16
+    eor     r3, r3, r11, ror #25
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x8082
+    eor     r1, r1, r10
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #13
+    eor     r4, r4, r11, ror #12
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #28
+    eor     r6, r6, r11, ror #28
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #11
+    eor     r8, r8, r11, ror #10
+    bic     r10, r4, r2, ror #26
+    bic     r11, r6, r4, ror #17
+    bic     r12, r8, r6, ror #18
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #23
+    eor     r6, r6, r12, ror #23
+    bic     r12, r2, r0, ror #12
+    eor     r8, r8, r12, ror #29
+    eor     r0, r0, r10, ror #26
+    eor     r2, r2, r11, ror #21
+    bic     r10, r5, r3, ror #26
+    bic     r11, r7, r5, ror #16
+    bic     r12, r9, r7, ror #19
+    eor     r5, r5, r12, ror #29
+    bic     r12, r1, r9, ror #23
+    eor     r7, r7, r12, ror #22
+    bic     r12, r3, r1, ror #12
+    eor     r9, r9, r12, ror #29
+    eor     r1, r1, r10, ror #26
+    eor     r3, r3, r11, ror #22
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #28
+    eor     r0, r0, r11, ror #28
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #2
+    eor     r3, r3, r11, ror #2
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #30
+    eor     r4, r4, r11, ror #30
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #21
+    eor     r7, r7, r11, ror #20
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #19
+    eor     r9, r9, r11, ror #18
+    bic     r10, r4, r2, ror #8
+    bic     r11, r6, r4, ror #30
+    bic     r12, r8, r6, ror #9
+    eor     r4, r4, r12, ror #25
+    bic     r12, r0, r8, ror #13
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #4
+    eor     r8, r8, r12, ror #15
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #26
+    bic     r10, r5, r3, ror #7
+    bic     r11, r7, r5, ror #30
+    bic     r12, r9, r7, ror #9
+    eor     r5, r5, r12, ror #25
+    bic     r12, r1, r9, ror #13
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #5
+    eor     r9, r9, r12, ror #14
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #27
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #6
+    eor     r0, r0, r11, ror #6
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #21
+    eor     r3, r3, r11, ror #20
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #21
+    eor     r5, r5, r11, ror #20
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #8
+    eor     r6, r6, r11, ror #8
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    bic     r10, r4, r2, ror #31
+    bic     r11, r6, r4, ror #18
+    bic     r12, r8, r6, ror #30
+    eor     r4, r4, r12, ror #16
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #25
+    eor     r8, r8, r12, ror #15
+    eor     r0, r0, r10, ror #8
+    eor     r2, r2, r11, ror #15
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #18
+    bic     r12, r9, r7, ror #31
+    eor     r5, r5, r12, ror #15
+    bic     r12, r1, r9, ror #23
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #25
+    eor     r9, r9, r12, ror #16
+    eor     r1, r1, r10, ror #8
+    eor     r3, r3, r11, ror #15
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #2
+    eor     r1, r1, r11, ror #2
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #11
+    eor     r2, r2, r11, ror #10
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #6
+    eor     r4, r4, r11, ror #6
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #11
+    eor     r6, r6, r11, ror #10
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #14
+    eor     r9, r9, r11, ror #14
+    bic     r10, r4, r2, ror #4
+    bic     r11, r6, r4, ror #11
+    bic     r12, r8, r6, ror #28
+    eor     r4, r4, r12, ror #25
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #22
+    bic     r12, r2, r0, ror #7
+    eor     r8, r8, r12, ror #11
+    eor     r0, r0, r10, ror #21
+    eor     r2, r2, r11, ror #17
+    bic     r10, r5, r3, ror #3
+    bic     r11, r7, r5, ror #12
+    bic     r12, r9, r7, ror #28
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #22
+    bic     r12, r3, r1, ror #7
+    eor     r9, r9, r12, ror #11
+    eor     r1, r1, r10, ror #22
+    eor     r3, r3, r11, ror #17
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 11: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #4
+    eor     r1, r1, r11, ror #4
+    eor     r2, r2, r12, ror #9
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #8
+    eor     r4, r4, r11, ror #14
+    eor     r5, r5, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #4
+    eor     r7, r7, r11, ror #5
+    eor     r8, r8, r12, ror #17
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #16
+    eor     r0, r0, r11, ror #3
+    eor     r1, r1, r12, ror #4
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #15
+    eor     r4, r4, r12, ror #7
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #8
+    eor     r6, r6, r11, ror #16
+    eor     r7, r7, r12, ror #17
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #6
+    eor     r9, r9, r11, ror #6
+    eor     r0, r0, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #31
+    eor     r2, r2, r11, ror #22
+    eor     r3, r3, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #22
+    eor     r5, r5, r11, ror #23
+    eor     r6, r6, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #12
+    eor     r8, r8, r11, ror #12
+    eor     r9, r9, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #3
+    eor     r1, r1, r11, ror #3
+    eor     r2, r2, r12, ror #13
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #12
+    eor     r4, r4, r11, ror #8
+    eor     r5, r5, r12, ror #9
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #4
+    eor     r7, r7, r11, ror #4
+    eor     r8, r8, r12, ror #7
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #6
+    eor     r10, r8, r3, ror #5
+    eor     r11, r9, r2, ror #4
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #15
+    eor     r11, r1, r4, ror #16
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #25
+    eor     r11, r3, r6, ror #25
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #26
+    eor     r11, r5, r8, ror #26
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #22
+    eor     r11, r7, r0, ror #23
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #11
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #8
+    eor     r3, r3, r11, ror #8
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #24
+    eor     r4, r4, r11, ror #24
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #28
+    eor     r6, r6, r11, ror #27
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #24
+    eor     r9, r9, r11, ror #24
+    bic     r10, r4, r2
+    bic     r11, r6, r4, ror #24
+    bic     r12, r8, r6
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #22
+    bic     r12, r2, r0, ror #30
+    eor     r8, r8, r12, ror #24
+    eor     r0, r0, r10, ror #2
+    eor     r2, r2, r11, ror #8
+    bic     r10, r5, r3
+    bic     r11, r7, r5, ror #24
+    bic     r12, r9, r7
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #22
+    bic     r12, r3, r1, ror #30
+    eor     r9, r9, r12, ror #24
+    eor     r1, r1, r10, ror #2
+    eor     r3, r3, r11, ror #8
+    movw    r10, #0x8003
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #7
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #14
+    eor     r3, r3, r11, ror #14
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #7
+    eor     r4, r4, r11, ror #7
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #27
+    eor     r6, r6, r11, ror #26
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #23
+    eor     r8, r8, r11, ror #23
+    bic     r10, r4, r2, ror #15
+    bic     r11, r6, r4, ror #19
+    bic     r12, r8, r6, ror #21
+    eor     r4, r4, r12, ror #24
+    bic     r12, r0, r8, ror #31
+    eor     r6, r6, r12, ror #12
+    bic     r12, r2, r0, ror #10
+    eor     r8, r8, r12, ror #23
+    eor     r0, r0, r10, ror #7
+    eor     r2, r2, r11, ror #30
+    bic     r10, r5, r3, ror #15
+    bic     r11, r7, r5, ror #19
+    bic     r12, r9, r7, ror #21
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #31
+    eor     r7, r7, r12, ror #12
+    bic     r12, r3, r1, ror #10
+    eor     r9, r9, r12, ror #23
+    eor     r1, r1, r10, ror #7
+    eor     r3, r3, r11, ror #30
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #17
+    eor     r0, r0, r11, ror #16
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #17
+    eor     r3, r3, r11, ror #18
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #23
+    eor     r4, r4, r11, ror #22
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #19
+    eor     r7, r7, r11, ror #19
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #7
+    eor     r9, r9, r11, ror #8
+    bic     r10, r4, r2, ror #14
+    bic     r11, r6, r4, ror #27
+    bic     r12, r8, r6, ror #24
+    eor     r4, r4, r12, ror #13
+    bic     r12, r0, r8, ror #11
+    eor     r6, r6, r12, ror #29
+    bic     r12, r2, r0, ror #20
+    eor     r8, r8, r12, ror #1
+    eor     r0, r0, r10, ror #30
+    eor     r2, r2, r11, ror #23
+    bic     r10, r5, r3, ror #14
+    bic     r11, r7, r5, ror #27
+    bic     r12, r9, r7, ror #24
+    eor     r5, r5, r12, ror #13
+    bic     r12, r1, r9, ror #11
+    eor     r7, r7, r12, ror #29
+    bic     r12, r3, r1, ror #20
+    eor     r9, r9, r12, ror #1
+    eor     r1, r1, r10, ror #30
+    eor     r3, r3, r11, ror #23
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #31
+    eor     r0, r0, r11, ror #30
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #6
+    eor     r3, r3, r11, ror #7
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #1
+    eor     r5, r5, r11, ror #1
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #9
+    eor     r6, r6, r11, ror #9
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #3
+    eor     r9, r9, r11, ror #3
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #27
+    bic     r12, r8, r6, ror #14
+    eor     r4, r4, r12, ror #23
+    bic     r12, r0, r8, ror #20
+    eor     r6, r6, r12, ror #30
+    bic     r12, r2, r0, ror #11
+    eor     r8, r8, r12, ror #1
+    eor     r0, r0, r10, ror #29
+    eor     r2, r2, r11, ror #13
+    bic     r10, r5, r3, ror #24
+    bic     r11, r7, r5, ror #27
+    bic     r12, r9, r7, ror #14
+    eor     r5, r5, r12, ror #23
+    bic     r12, r1, r9, ror #20
+    eor     r7, r7, r12, ror #30
+    bic     r12, r3, r1, ror #11
+    eor     r9, r9, r12, ror #1
+    eor     r1, r1, r10, ror #29
+    eor     r3, r3, r11, ror #13
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #31
+    eor     r1, r1, r11
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #3
+    eor     r2, r2, r11, ror #2
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #25
+    eor     r4, r4, r11, ror #24
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #12
+    eor     r6, r6, r11, ror #12
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #4
+    eor     r9, r9, r11, ror #4
+    bic     r10, r4, r2, ror #21
+    bic     r11, r6, r4, ror #19
+    bic     r12, r8, r6, ror #15
+    eor     r4, r4, r12, ror #30
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #7
+    bic     r12, r2, r0, ror #31
+    eor     r8, r8, r12, ror #23
+    eor     r0, r0, r10, ror #12
+    eor     r2, r2, r11, ror #24
+    bic     r10, r5, r3, ror #21
+    bic     r11, r7, r5, ror #19
+    bic     r12, r9, r7, ror #15
+    eor     r5, r5, r12, ror #30
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #7
+    bic     r12, r3, r1, ror #31
+    eor     r9, r9, r12, ror #23
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #24
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 12: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #27
+    eor     r1, r1, r11, ror #27
+    eor     r2, r2, r12, ror #15
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #15
+    eor     r4, r4, r11
+    eor     r5, r5, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #5
+    eor     r7, r7, r11, ror #5
+    eor     r8, r8, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #16
+    eor     r0, r0, r11, ror #15
+    eor     r1, r1, r12, ror #15
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #25
+    eor     r3, r3, r11, ror #25
+    eor     r4, r4, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #11
+    eor     r6, r6, r11, ror #8
+    eor     r7, r7, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #29
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #29
+    eor     r2, r2, r11, ror #16
+    eor     r3, r3, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #24
+    eor     r5, r5, r11, ror #24
+    eor     r6, r6, r12, ror #21
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #21
+    eor     r8, r8, r11, ror #7
+    eor     r9, r9, r12, ror #7
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #17
+    eor     r1, r1, r11, ror #17
+    eor     r2, r2, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #16
+    eor     r4, r4, r11, ror #27
+    eor     r5, r5, r12, ror #27
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    eor     r8, r8, r12, ror #17
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #17
+    eor     r10, r8, r3, ror #23
+    eor     r11, r9, r2, ror #24
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #1
+    eor     r11, r1, r4, ror #2
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #7
+    eor     r11, r3, r6, ror #8
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #7
+    eor     r11, r5, r8, ror #8
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #21
+    eor     r11, r7, r0, ror #22
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #10
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #15
+    eor     r3, r3, r11, ror #15
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #21
+    eor     r4, r4, r11, ror #21
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #3
+    eor     r6, r6, r11, ror #3
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #15
+    eor     r9, r9, r11, ror #15
+    bic     r10, r4, r2, ror #4
+    bic     r11, r6, r4, ror #3
+    bic     r12, r8, r6
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #20
+    eor     r6, r6, r12, ror #12
+    bic     r12, r2, r0, ror #5
+    eor     r8, r8, r12, ror #7
+    eor     r0, r0, r10, ror #23
+    eor     r2, r2, r11, ror #25
+    bic     r10, r5, r3, ror #3
+    bic     r11, r7, r5, ror #3
+    bic     r12, r9, r7, ror #1
+    eor     r5, r5, r12, ror #28
+    bic     r12, r1, r9, ror #20
+    eor     r7, r7, r12, ror #11
+    bic     r12, r3, r1, ror #5
+    eor     r9, r9, r12, ror #7
+    eor     r1, r1, r10, ror #24
+    eor     r3, r3, r11, ror #26
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x808b
+    eor     r1, r1, r10
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #24
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #27
+    eor     r4, r4, r11, ror #27
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #14
+    eor     r6, r6, r11, ror #14
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #5
+    eor     r8, r8, r11, ror #5
+    bic     r10, r4, r2, ror #3
+    bic     r11, r6, r4, ror #18
+    bic     r12, r8, r6, ror #29
+    eor     r4, r4, r12, ror #17
+    bic     r12, r0, r8, ror #2
+    eor     r6, r6, r12, ror #1
+    bic     r12, r2, r0, ror #12
+    eor     r8, r8, r12, ror #18
+    eor     r0, r0, r10, ror #17
+    eor     r2, r2, r11, ror #11
+    bic     r10, r5, r3, ror #2
+    bic     r11, r7, r5, ror #18
+    bic     r12, r9, r7, ror #29
+    eor     r5, r5, r12, ror #17
+    bic     r12, r1, r9, ror #3
+    eor     r7, r7, r12
+    bic     r12, r3, r1, ror #12
+    eor     r9, r9, r12, ror #17
+    eor     r1, r1, r10, ror #18
+    eor     r3, r3, r11, ror #12
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #30
+    eor     r0, r0, r11, ror #30
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10
+    eor     r3, r3, r11
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #25
+    eor     r7, r7, r11, ror #25
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #25
+    eor     r9, r9, r11, ror #25
+    bic     r10, r4, r2, ror #26
+    bic     r11, r6, r4, ror #24
+    bic     r12, r8, r6, ror #5
+    eor     r4, r4, r12, ror #3
+    bic     r12, r0, r8, ror #7
+    eor     r6, r6, r12, ror #20
+    bic     r12, r2, r0, ror #2
+    eor     r8, r8, r12, ror #23
+    eor     r0, r0, r10, ror #4
+    eor     r2, r2, r11, ror #14
+    bic     r10, r5, r3, ror #25
+    bic     r11, r7, r5, ror #25
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #2
+    bic     r12, r1, r9, ror #6
+    eor     r7, r7, r12, ror #21
+    bic     r12, r3, r1, ror #3
+    eor     r9, r9, r12, ror #23
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #14
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10
+    eor     r0, r0, r11
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #15
+    eor     r3, r3, r11, ror #15
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #5
+    eor     r5, r5, r11, ror #5
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #8
+    eor     r6, r6, r11, ror #8
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #24
+    eor     r9, r9, r11, ror #24
+    bic     r10, r4, r2, ror #19
+    bic     r11, r6, r4, ror #4
+    bic     r12, r8, r6, ror #4
+    eor     r4, r4, r12, ror #24
+    bic     r12, r0, r8, ror #18
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #19
+    eor     r8, r8, r12, ror #27
+    eor     r0, r0, r10, ror #26
+    eor     r2, r2, r11, ror #9
+    bic     r10, r5, r3, ror #19
+    bic     r11, r7, r5, ror #3
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #17
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #20
+    eor     r9, r9, r12, ror #27
+    eor     r1, r1, r10, ror #25
+    eor     r3, r3, r11, ror #10
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10
+    eor     r1, r1, r11
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #19
+    eor     r2, r2, r11, ror #19
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #13
+    eor     r6, r6, r11, ror #13
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #14
+    eor     r9, r9, r11, ror #14
+    bic     r10, r4, r2, ror #13
+    bic     r11, r6, r4, ror #30
+    bic     r12, r8, r6, ror #23
+    eor     r4, r4, r12, ror #11
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #27
+    bic     r12, r2, r0, ror #16
+    eor     r8, r8, r12, ror #2
+    eor     r0, r0, r10, ror #3
+    eor     r2, r2, r11, ror #21
+    bic     r10, r5, r3, ror #13
+    bic     r11, r7, r5, ror #30
+    bic     r12, r9, r7, ror #24
+    eor     r5, r5, r12, ror #10
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #15
+    eor     r9, r9, r12, ror #3
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #21
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 13: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #28
+    eor     r1, r1, r11, ror #28
+    eor     r2, r2, r12, ror #21
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #21
+    eor     r4, r4, r11, ror #22
+    eor     r5, r5, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #7
+    eor     r7, r7, r11, ror #7
+    eor     r8, r8, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #11
+    eor     r0, r0, r11, ror #1
+    eor     r1, r1, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #4
+    eor     r3, r3, r11, ror #4
+    eor     r4, r4, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #14
+    eor     r6, r6, r11, ror #25
+    eor     r7, r7, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #20
+    eor     r9, r9, r11, ror #20
+    eor     r0, r0, r12, ror #28
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #29
+    eor     r2, r2, r11, ror #14
+    eor     r3, r3, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #31
+    eor     r5, r5, r11, ror #30
+    eor     r6, r6, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #30
+    eor     r8, r8, r11, ror #26
+    eor     r9, r9, r12, ror #26
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #3
+    eor     r1, r1, r11, ror #3
+    eor     r2, r2, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #25
+    eor     r4, r4, r11, ror #15
+    eor     r5, r5, r12, ror #15
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #20
+    eor     r7, r7, r11, ror #20
+    eor     r8, r8, r12, ror #29
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #29
+    eor     r10, r8, r3, ror #6
+    eor     r11, r9, r2, ror #7
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #23
+    eor     r11, r1, r4, ror #23
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #25
+    eor     r11, r3, r6, ror #25
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #28
+    eor     r11, r5, r8, ror #28
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #11
+    eor     r11, r7, r0, ror #11
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #20
+    eor     r1, r1, r11, ror #20
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #22
+    eor     r4, r4, r11, ror #21
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #5
+    eor     r6, r6, r11, ror #5
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #3
+    eor     r9, r9, r11, ror #4
+    bic     r10, r4, r2, ror #10
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #30
+    eor     r4, r4, r12, ror #26
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #6
+    eor     r8, r8, r12, ror #16
+    eor     r0, r0, r10, ror #16
+    eor     r2, r2, r11, ror #14
+    bic     r10, r5, r3, ror #10
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7, ror #30
+    eor     r5, r5, r12, ror #26
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #6
+    eor     r9, r9, r12, ror #16
+    eor     r1, r1, r10, ror #16
+    eor     r3, r3, r11, ror #14
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x000b
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #3
+    eor     r1, r1, r11, ror #3
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #22
+    eor     r3, r3, r11, ror #22
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #19
+    eor     r4, r4, r11, ror #18
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #23
+    eor     r6, r6, r11, ror #23
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #21
+    eor     r8, r8, r11, ror #20
+    bic     r10, r4, r2, ror #20
+    bic     r11, r6, r4, ror #14
+    bic     r12, r8, r6, ror #10
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #2
+    eor     r6, r6, r12, ror #20
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #12
+    eor     r0, r0, r10, ror #26
+    eor     r2, r2, r11, ror #30
+    bic     r10, r5, r3, ror #21
+    bic     r11, r7, r5, ror #13
+    bic     r12, r9, r7, ror #11
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #1
+    eor     r7, r7, r12, ror #20
+    bic     r12, r3, r1, ror #18
+    eor     r9, r9, r12, ror #13
+    eor     r1, r1, r10, ror #25
+    eor     r3, r3, r11, ror #30
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #5
+    eor     r0, r0, r11, ror #5
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #14
+    eor     r3, r3, r11, ror #13
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #10
+    eor     r4, r4, r11, ror #11
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #6
+    eor     r7, r7, r11, ror #7
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #17
+    eor     r9, r9, r11, ror #17
+    bic     r10, r4, r2, ror #10
+    bic     r11, r6, r4, ror #22
+    bic     r12, r8, r6, ror #16
+    eor     r4, r4, r12, ror #26
+    bic     r12, r0, r8
+    eor     r6, r6, r12, ror #16
+    bic     r12, r2, r0, ror #16
+    eor     r8, r8, r12, ror #16
+    eor     r0, r0, r10, ror #6
+    eor     r2, r2, r11
+    bic     r10, r5, r3, ror #10
+    bic     r11, r7, r5, ror #23
+    bic     r12, r9, r7, ror #16
+    eor     r5, r5, r12, ror #25
+    bic     r12, r1, r9, ror #31
+    eor     r7, r7, r12, ror #17
+    bic     r12, r3, r1, ror #16
+    eor     r9, r9, r12, ror #17
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #31
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10
+    eor     r0, r0, r11, ror #1
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #24
+    eor     r3, r3, r11, ror #24
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #1
+    eor     r5, r5, r11, ror #1
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #5
+    eor     r6, r6, r11, ror #5
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #15
+    eor     r9, r9, r11, ror #15
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #12
+    bic     r12, r8, r6, ror #2
+    eor     r4, r4, r12, ror #18
+    bic     r12, r0, r8, ror #6
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #30
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #4
+    bic     r10, r5, r3, ror #16
+    bic     r11, r7, r5, ror #11
+    bic     r12, r9, r7, ror #2
+    eor     r5, r5, r12, ror #19
+    bic     r12, r1, r9, ror #6
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #29
+    eor     r9, r9, r12, ror #29
+    eor     r1, r1, r10, ror #19
+    eor     r3, r3, r11, ror #5
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #4
+    eor     r1, r1, r11, ror #3
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #28
+    eor     r2, r2, r11, ror #28
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #12
+    eor     r4, r4, r11, ror #13
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #24
+    eor     r6, r6, r11, ror #23
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #13
+    eor     r9, r9, r11, ror #12
+    bic     r10, r4, r2, ror #12
+    bic     r11, r6, r4, ror #12
+    bic     r12, r8, r6, ror #22
+    eor     r4, r4, r12, ror #30
+    bic     r12, r0, r8, ror #26
+    eor     r6, r6, r12, ror #16
+    bic     r12, r2, r0, ror #24
+    eor     r8, r8, r12, ror #14
+    eor     r0, r0, r10, ror #28
+    eor     r2, r2, r11, ror #8
+    bic     r10, r5, r3, ror #11
+    bic     r11, r7, r5, ror #13
+    bic     r12, r9, r7, ror #21
+    eor     r5, r5, r12, ror #30
+    bic     r12, r1, r9, ror #26
+    eor     r7, r7, r12, ror #17
+    bic     r12, r3, r1, ror #25
+    eor     r9, r9, r12, ror #13
+    eor     r1, r1, r10, ror #28
+    eor     r3, r3, r11, ror #8
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 14: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #6
+    eor     r1, r1, r11, ror #7
+    eor     r2, r2, r12, ror #26
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #27
+    eor     r4, r4, r11, ror #16
+    eor     r5, r5, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r11, ror #11
+    eor     r8, r8, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #30
+    eor     r0, r0, r11, ror #26
+    eor     r1, r1, r12, ror #27
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #17
+    eor     r4, r4, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #17
+    eor     r6, r6, r11, ror #2
+    eor     r7, r7, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #7
+    eor     r2, r2, r11, ror #16
+    eor     r3, r3, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #10
+    eor     r5, r5, r11, ror #10
+    eor     r6, r6, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #7
+    eor     r8, r8, r11, ror #2
+    eor     r9, r9, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #25
+    eor     r2, r2, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #6
+    eor     r4, r4, r11, ror #4
+    eor     r5, r5, r12, ror #5
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    eor     r8, r8, r12, ror #8
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #9
+    eor     r10, r8, r3, ror #15
+    eor     r11, r9, r2, ror #16
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #15
+    eor     r11, r1, r4, ror #16
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #13
+    eor     r11, r3, r6, ror #14
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #25
+    eor     r11, r5, r8, ror #26
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #23
+    eor     r11, r7, r0, ror #24
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #10
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #12
+    eor     r3, r3, r11, ror #11
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #26
+    eor     r4, r4, r11, ror #25
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #2
+    eor     r6, r6, r11, ror #1
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #22
+    eor     r9, r9, r11, ror #21
+    bic     r10, r4, r2, ror #19
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #25
+    eor     r4, r4, r12
+    bic     r12, r0, r8, ror #11
+    eor     r6, r6, r12, ror #28
+    bic     r12, r2, r0, ror #2
+    eor     r8, r8, r12, ror #19
+    eor     r0, r0, r10, ror #11
+    eor     r2, r2, r11, ror #6
+    bic     r10, r5, r3, ror #20
+    bic     r11, r7, r5, ror #7
+    bic     r12, r9, r7, ror #24
+    eor     r5, r5, r12, ror #1
+    bic     r12, r1, r9, ror #12
+    eor     r7, r7, r12, ror #28
+    bic     r12, r3, r1, ror #1
+    eor     r9, r9, r12, ror #19
+    eor     r1, r1, r10, ror #11
+    eor     r3, r3, r11, ror #5
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x008a
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #8
+    eor     r1, r1, r11, ror #8
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10
+    eor     r3, r3, r11
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #15
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #22
+    eor     r6, r6, r11, ror #22
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #6
+    eor     r8, r8, r11, ror #5
+    bic     r10, r4, r2, ror #5
+    bic     r11, r6, r4, ror #6
+    bic     r12, r8, r6, ror #29
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #28
+    eor     r6, r6, r12, ror #7
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #8
+    eor     r0, r0, r10, ror #31
+    eor     r2, r2, r11, ror #21
+    bic     r10, r5, r3, ror #5
+    bic     r11, r7, r5, ror #5
+    bic     r12, r9, r7, ror #30
+    eor     r5, r5, r12, ror #29
+    bic     r12, r1, r9, ror #28
+    eor     r7, r7, r12, ror #6
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #8
+    eor     r1, r1, r10, ror #31
+    eor     r3, r3, r11, ror #22
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #6
+    eor     r0, r0, r11, ror #6
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #26
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #6
+    eor     r4, r4, r11, ror #6
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r11, ror #27
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #18
+    eor     r9, r9, r11, ror #17
+    bic     r10, r4, r2
+    bic     r11, r6, r4, ror #21
+    bic     r12, r8, r6, ror #25
+    eor     r4, r4, r12, ror #18
+    bic     r12, r0, r8, ror #22
+    eor     r6, r6, r12, ror #17
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #14
+    eor     r0, r0, r10, ror #4
+    eor     r2, r2, r11, ror #11
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #21
+    bic     r12, r9, r7, ror #25
+    eor     r5, r5, r12, ror #18
+    bic     r12, r1, r9, ror #22
+    eor     r7, r7, r12, ror #17
+    bic     r12, r3, r1, ror #29
+    eor     r9, r9, r12, ror #13
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #12
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #30
+    eor     r0, r0, r11, ror #30
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #4
+    eor     r3, r3, r11, ror #3
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #22
+    eor     r5, r5, r11, ror #21
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10
+    eor     r6, r6, r11
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #8
+    eor     r9, r9, r11, ror #8
+    bic     r10, r4, r2, ror #15
+    bic     r11, r6, r4, ror #19
+    bic     r12, r8, r6, ror #6
+    eor     r4, r4, r12, ror #7
+    bic     r12, r0, r8, ror #16
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #8
+    eor     r8, r8, r12, ror #8
+    eor     r0, r0, r10, ror #9
+    eor     r2, r2, r11, ror #30
+    bic     r10, r5, r3, ror #15
+    bic     r11, r7, r5, ror #19
+    bic     r12, r9, r7, ror #7
+    eor     r5, r5, r12, ror #6
+    bic     r12, r1, r9, ror #15
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #8
+    eor     r9, r9, r12, ror #9
+    eor     r1, r1, r10, ror #9
+    eor     r3, r3, r11, ror #30
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #10
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #30
+    eor     r2, r2, r11, ror #29
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #14
+    eor     r4, r4, r11, ror #14
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #4
+    eor     r6, r6, r11, ror #3
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10
+    eor     r9, r9, r11
+    bic     r10, r4, r2, ror #17
+    bic     r11, r6, r4, ror #20
+    bic     r12, r8, r6, ror #19
+    eor     r4, r4, r12, ror #25
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #31
+    bic     r12, r2, r0, ror #26
+    eor     r8, r8, r12, ror #24
+    eor     r0, r0, r10, ror #21
+    eor     r2, r2, r11, ror #27
+    bic     r10, r5, r3, ror #16
+    bic     r11, r7, r5, ror #21
+    bic     r12, r9, r7, ror #19
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #31
+    bic     r12, r3, r1, ror #26
+    eor     r9, r9, r12, ror #24
+    eor     r1, r1, r10, ror #22
+    eor     r3, r3, r11, ror #27
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 15: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #26
+    eor     r1, r1, r11, ror #26
+    eor     r2, r2, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #31
+    eor     r4, r4, r11, ror #14
+    eor     r5, r5, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #15
+    eor     r7, r7, r11, ror #16
+    eor     r8, r8, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #10
+    eor     r0, r0, r11, ror #25
+    eor     r1, r1, r12, ror #26
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #31
+    eor     r3, r3, r11, ror #30
+    eor     r4, r4, r12, ror #18
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #19
+    eor     r6, r6, r11, ror #4
+    eor     r7, r7, r12, ror #5
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #4
+    eor     r9, r9, r11, ror #4
+    eor     r0, r0, r12, ror #28
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #29
+    eor     r2, r2, r11, ror #22
+    eor     r3, r3, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #26
+    eor     r5, r5, r11, ror #27
+    eor     r6, r6, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #15
+    eor     r8, r8, r11, ror #1
+    eor     r9, r9, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #17
+    eor     r1, r1, r11, ror #17
+    eor     r2, r2, r12, ror #25
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #24
+    eor     r4, r4, r11, ror #27
+    eor     r5, r5, r12, ror #28
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #14
+    eor     r7, r7, r11, ror #14
+    eor     r8, r8, r12, ror #20
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #19
+    eor     r10, r8, r3, ror #19
+    eor     r11, r9, r2, ror #18
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #10
+    eor     r11, r1, r4, ror #11
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #5
+    eor     r11, r3, r6, ror #5
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9
+    eor     r11, r5, r8
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #27
+    eor     r11, r7, r0, ror #28
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #11
+    eor     r1, r1, r11, ror #12
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #2
+    eor     r3, r3, r11, ror #2
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #1
+    eor     r4, r4, r11, ror #1
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #25
+    eor     r6, r6, r11, ror #24
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #5
+    eor     r9, r9, r11, ror #5
+    bic     r10, r4, r2
+    bic     r11, r6, r4
+    bic     r12, r8, r6, ror #16
+    eor     r4, r4, r12, ror #16
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #24
+    eor     r8, r8, r12, ror #16
+    eor     r0, r0, r10, ror #8
+    eor     r2, r2, r11
+    bic     r10, r5, r3
+    bic     r11, r7, r5
+    bic     r12, r9, r7, ror #16
+    eor     r5, r5, r12, ror #16
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #24
+    eor     r9, r9, r12, ror #16
+    eor     r1, r1, r10, ror #8
+    eor     r3, r3, r11
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x0081
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #7
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #14
+    eor     r3, r3, r11, ror #14
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #18
+    eor     r4, r4, r11, ror #18
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #12
+    eor     r6, r6, r11, ror #11
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #24
+    eor     r8, r8, r11, ror #24
+    bic     r10, r4, r2, ror #20
+    bic     r11, r6, r4, ror #26
+    bic     r12, r8, r6, ror #22
+    eor     r4, r4, r12, ror #16
+    bic     r12, r0, r8, ror #18
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #10
+    eor     r8, r8, r12, ror #4
+    eor     r0, r0, r10, ror #2
+    eor     r2, r2, r11, ror #18
+    bic     r10, r5, r3, ror #20
+    bic     r11, r7, r5, ror #26
+    bic     r12, r9, r7, ror #22
+    eor     r5, r5, r12, ror #16
+    bic     r12, r1, r9, ror #18
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #10
+    eor     r9, r9, r12, ror #4
+    eor     r1, r1, r10, ror #2
+    eor     r3, r3, r11, ror #18
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #2
+    eor     r0, r0, r11, ror #1
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #5
+    eor     r3, r3, r11, ror #6
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #3
+    eor     r4, r4, r11, ror #2
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #24
+    eor     r7, r7, r11, ror #24
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #26
+    eor     r9, r9, r11, ror #27
+    bic     r10, r4, r2, ror #26
+    bic     r11, r6, r4, ror #20
+    bic     r12, r8, r6
+    eor     r4, r4, r12, ror #12
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #22
+    bic     r12, r2, r0, ror #8
+    eor     r8, r8, r12, ror #14
+    eor     r0, r0, r10, ror #30
+    eor     r2, r2, r11, ror #18
+    bic     r10, r5, r3, ror #26
+    bic     r11, r7, r5, ror #20
+    bic     r12, r9, r7
+    eor     r5, r5, r12, ror #12
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #22
+    bic     r12, r3, r1, ror #8
+    eor     r9, r9, r12, ror #14
+    eor     r1, r1, r10, ror #30
+    eor     r3, r3, r11, ror #18
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #25
+    eor     r0, r0, r11, ror #24
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #17
+    eor     r3, r3, r11, ror #18
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #3
+    eor     r5, r5, r11, ror #3
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #25
+    eor     r6, r6, r11, ror #25
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #25
+    eor     r9, r9, r11, ror #25
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #26
+    bic     r12, r8, r6, ror #8
+    eor     r4, r4, r12, ror #30
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12
+    bic     r12, r2, r0, ror #22
+    eor     r8, r8, r12, ror #18
+    eor     r0, r0, r10, ror #26
+    eor     r2, r2, r11, ror #22
+    bic     r10, r5, r3, ror #16
+    bic     r11, r7, r5, ror #26
+    bic     r12, r9, r7, ror #8
+    eor     r5, r5, r12, ror #30
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12
+    bic     r12, r3, r1, ror #22
+    eor     r9, r9, r12, ror #18
+    eor     r1, r1, r10, ror #26
+    eor     r3, r3, r11, ror #22
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #19
+    eor     r1, r1, r11, ror #20
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #24
+    eor     r2, r2, r11, ror #23
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #21
+    eor     r4, r4, r11, ror #20
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #15
+    eor     r6, r6, r11, ror #15
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #9
+    eor     r9, r9, r11, ror #9
+    bic     r10, r4, r2, ror #28
+    bic     r11, r6, r4, ror #20
+    bic     r12, r8, r6, ror #18
+    eor     r4, r4, r12, ror #26
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #4
+    bic     r12, r2, r0, ror #20
+    eor     r8, r8, r12, ror #2
+    eor     r0, r0, r10, ror #16
+    eor     r2, r2, r11, ror #16
+    bic     r10, r5, r3, ror #28
+    bic     r11, r7, r5, ror #20
+    bic     r12, r9, r7, ror #18
+    eor     r5, r5, r12, ror #26
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #4
+    bic     r12, r3, r1, ror #20
+    eor     r9, r9, r12, ror #2
+    eor     r1, r1, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 16: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #22
+    eor     r1, r1, r11, ror #22
+    eor     r2, r2, r12, ror #4
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #4
+    eor     r4, r4, r11, ror #16
+    eor     r5, r5, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #22
+    eor     r7, r7, r11, ror #22
+    eor     r8, r8, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #16
+    eor     r0, r0, r11, ror #30
+    eor     r1, r1, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #14
+    eor     r3, r3, r11, ror #14
+    eor     r4, r4, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #20
+    eor     r6, r6, r11
+    eor     r7, r7, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #30
+    eor     r2, r2, r11
+    eor     r3, r3, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #16
+    eor     r5, r5, r11, ror #16
+    eor     r6, r6, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #22
+    eor     r8, r8, r11, ror #30
+    eor     r9, r9, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #12
+    eor     r1, r1, r11, ror #12
+    eor     r2, r2, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #16
+    eor     r4, r4, r11, ror #20
+    eor     r5, r5, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    eor     r8, r8, r12, ror #30
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #30
+    eor     r10, r8, r3, ror #15
+    eor     r11, r9, r2, ror #16
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #7
+    eor     r11, r1, r4, ror #8
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #31
+    eor     r11, r3, r6
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #15
+    eor     r11, r5, r8, ror #16
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #23
+    eor     r11, r7, r0, ror #24
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #24
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #20
+    eor     r3, r3, r11, ror #20
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #12
+    eor     r4, r4, r11, ror #12
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #10
+    eor     r6, r6, r11, ror #10
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #18
+    eor     r9, r9, r11, ror #18
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #19
+    bic     r12, r8, r6, ror #4
+    eor     r4, r4, r12, ror #9
+    bic     r12, r0, r8, ror #15
+    eor     r6, r6, r12, ror #13
+    bic     r12, r2, r0, ror #10
+    eor     r8, r8, r12, ror #7
+    eor     r0, r0, r10, ror #6
+    eor     r2, r2, r11, ror #29
+    bic     r10, r5, r3, ror #15
+    bic     r11, r7, r5, ror #19
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #15
+    eor     r7, r7, r12, ror #12
+    bic     r12, r3, r1, ror #10
+    eor     r9, r9, r12, ror #7
+    eor     r1, r1, r10, ror #7
+    eor     r3, r3, r11, ror #30
+    movw    r10, #0x0081
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10
+    eor     r1, r1, r11
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10
+    eor     r3, r3, r11
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #26
+    eor     r4, r4, r11, ror #26
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #24
+    eor     r6, r6, r11, ror #24
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #12
+    eor     r8, r8, r11, ror #12
+    bic     r10, r4, r2, ror #2
+    bic     r11, r6, r4, ror #11
+    bic     r12, r8, r6, ror #20
+    eor     r4, r4, r12, ror #1
+    bic     r12, r0, r8, ror #3
+    eor     r6, r6, r12, ror #9
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #1
+    eor     r0, r0, r10, ror #2
+    eor     r2, r2, r11, ror #19
+    bic     r10, r5, r3, ror #1
+    bic     r11, r7, r5, ror #11
+    bic     r12, r9, r7, ror #20
+    eor     r5, r5, r12, ror #1
+    bic     r12, r1, r9, ror #4
+    eor     r7, r7, r12, ror #8
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12
+    eor     r1, r1, r10, ror #3
+    eor     r3, r3, r11, ror #20
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #24
+    eor     r0, r0, r11, ror #24
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10
+    eor     r4, r4, r11
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, r11, ror #18
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #12
+    eor     r9, r9, r11, ror #12
+    bic     r10, r4, r2, ror #26
+    bic     r11, r6, r4, ror #9
+    bic     r12, r8, r6, ror #15
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #28
+    eor     r6, r6, r12, ror #21
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #18
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #29
+    bic     r10, r5, r3, ror #25
+    bic     r11, r7, r5, ror #10
+    bic     r12, r9, r7, ror #15
+    eor     r5, r5, r12, ror #7
+    bic     r12, r1, r9, ror #27
+    eor     r7, r7, r12, ror #22
+    bic     r12, r3, r1, ror #19
+    eor     r9, r9, r12, ror #18
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #29
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #16
+    eor     r0, r0, r11, ror #16
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #2
+    eor     r3, r3, r11, ror #2
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #10
+    eor     r5, r5, r11, ror #10
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #16
+    eor     r6, r6, r11, ror #16
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10
+    eor     r9, r9, r11
+    bic     r10, r4, r2, ror #19
+    bic     r11, r6, r4, ror #1
+    bic     r12, r8, r6, ror #4
+    eor     r4, r4, r12, ror #27
+    bic     r12, r0, r8, ror #2
+    eor     r6, r6, r12, ror #26
+    bic     r12, r2, r0, ror #6
+    eor     r8, r8, r12, ror #24
+    eor     r0, r0, r10, ror #7
+    eor     r2, r2, r11, ror #12
+    bic     r10, r5, r3, ror #19
+    bic     r11, r7, r5
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #27
+    bic     r12, r1, r9, ror #1
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #7
+    eor     r9, r9, r12, ror #24
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #13
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10
+    eor     r1, r1, r11
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #10
+    eor     r2, r2, r11, ror #10
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10
+    eor     r4, r4, r11
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #26
+    eor     r6, r6, r11, ror #26
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #8
+    eor     r9, r9, r11, ror #8
+    bic     r10, r4, r2, ror #14
+    bic     r11, r6, r4, ror #11
+    bic     r12, r8, r6, ror #18
+    eor     r4, r4, r12, ror #3
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12
+    bic     r12, r2, r0, ror #7
+    eor     r8, r8, r12, ror #11
+    eor     r0, r0, r10, ror #11
+    eor     r2, r2, r11, ror #7
+    bic     r10, r5, r3, ror #14
+    bic     r11, r7, r5, ror #11
+    bic     r12, r9, r7, ror #19
+    eor     r5, r5, r12, ror #2
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #31
+    bic     r12, r3, r1, ror #6
+    eor     r9, r9, r12, ror #12
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #7
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 17: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #26
+    eor     r1, r1, r11, ror #26
+    eor     r2, r2, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #8
+    eor     r4, r4, r11, ror #22
+    eor     r5, r5, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #30
+    eor     r7, r7, r11, ror #30
+    eor     r8, r8, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #15
+    eor     r0, r0, r11, ror #7
+    eor     r1, r1, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #31
+    eor     r3, r3, r11, ror #31
+    eor     r4, r4, r12, ror #21
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #21
+    eor     r6, r6, r11, ror #31
+    eor     r7, r7, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #20
+    eor     r9, r9, r11, ror #20
+    eor     r0, r0, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #11
+    eor     r2, r2, r11, ror #14
+    eor     r3, r3, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #11
+    eor     r5, r5, r11, ror #10
+    eor     r6, r6, r12, ror #29
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #29
+    eor     r8, r8, r11, ror #29
+    eor     r9, r9, r12, ror #29
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #9
+    eor     r1, r1, r11, ror #9
+    eor     r2, r2, r12, ror #12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #13
+    eor     r4, r4, r11, ror #14
+    eor     r5, r5, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #22
+    eor     r7, r7, r11, ror #22
+    eor     r8, r8, r12, ror #8
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #8
+    eor     r10, r8, r3, ror #6
+    eor     r11, r9, r2, ror #7
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #6
+    eor     r11, r1, r4, ror #6
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #29
+    eor     r11, r3, r6, ror #29
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #8
+    eor     r11, r5, r8, ror #8
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #12
+    eor     r11, r7, r0, ror #12
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #15
+    eor     r1, r1, r11, ror #15
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #2
+    eor     r3, r3, r11, ror #2
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #27
+    eor     r4, r4, r11, ror #26
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #22
+    eor     r6, r6, r11, ror #22
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #28
+    eor     r9, r9, r11, ror #29
+    bic     r10, r4, r2, ror #2
+    bic     r11, r6, r4
+    bic     r12, r8, r6, ror #22
+    eor     r4, r4, r12, ror #10
+    bic     r12, r0, r8, ror #16
+    eor     r6, r6, r12, ror #26
+    bic     r12, r2, r0, ror #24
+    eor     r8, r8, r12, ror #24
+    eor     r0, r0, r10, ror #6
+    eor     r2, r2, r11, ror #30
+    bic     r10, r5, r3, ror #2
+    bic     r11, r7, r5
+    bic     r12, r9, r7, ror #22
+    eor     r5, r5, r12, ror #10
+    bic     r12, r1, r9, ror #16
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #24
+    eor     r9, r9, r12, ror #24
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #30
+    movw    r10, #0x0008
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #19
+    eor     r1, r1, r11, ror #19
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #22
+    eor     r3, r3, r11, ror #22
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #8
+    eor     r4, r4, r11, ror #7
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #28
+    eor     r6, r6, r11, ror #28
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #2
+    eor     r8, r8, r11, ror #1
+    bic     r10, r4, r2, ror #13
+    bic     r11, r6, r4, ror #25
+    bic     r12, r8, r6, ror #23
+    eor     r4, r4, r12, ror #16
+    bic     r12, r0, r8, ror #17
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #29
+    eor     r0, r0, r10, ror #1
+    eor     r2, r2, r11, ror #26
+    bic     r10, r5, r3, ror #14
+    bic     r11, r7, r5, ror #24
+    bic     r12, r9, r7, ror #24
+    eor     r5, r5, r12, ror #16
+    bic     r12, r1, r9, ror #16
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #18
+    eor     r9, r9, r12, ror #30
+    eor     r1, r1, r10
+    eor     r3, r3, r11, ror #26
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #10
+    eor     r0, r0, r11, ror #10
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #25
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #20
+    eor     r4, r4, r11, ror #21
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #7
+    eor     r7, r7, r11, ror #8
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #6
+    eor     r9, r9, r11, ror #6
+    bic     r10, r4, r2, ror #20
+    bic     r11, r6, r4, ror #29
+    bic     r12, r8, r6, ror #8
+    eor     r4, r4, r12, ror #27
+    bic     r12, r0, r8, ror #11
+    eor     r6, r6, r12, ror #13
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #25
+    eor     r0, r0, r10, ror #16
+    eor     r2, r2, r11, ror #15
+    bic     r10, r5, r3, ror #20
+    bic     r11, r7, r5, ror #30
+    bic     r12, r9, r7, ror #8
+    eor     r5, r5, r12, ror #26
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #14
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #26
+    eor     r1, r1, r10, ror #16
+    eor     r3, r3, r11, ror #14
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #4
+    eor     r0, r0, r11, ror #5
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #21
+    eor     r3, r3, r11, ror #21
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #11
+    eor     r5, r5, r11, ror #11
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #5
+    eor     r6, r6, r11, ror #5
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #29
+    eor     r9, r9, r11, ror #29
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #28
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #12
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #25
+    eor     r8, r8, r12, ror #27
+    eor     r0, r0, r10, ror #15
+    eor     r2, r2, r11, ror #1
+    bic     r10, r5, r3, ror #24
+    bic     r11, r7, r5, ror #6
+    bic     r12, r9, r7, ror #28
+    eor     r5, r5, r12, ror #30
+    bic     r12, r1, r9, ror #12
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #26
+    eor     r9, r9, r12, ror #26
+    eor     r1, r1, r10, ror #14
+    eor     r3, r3, r11, ror #2
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #15
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #21
+    eor     r2, r2, r11, ror #21
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #17
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #5
+    eor     r6, r6, r11, ror #4
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #30
+    eor     r9, r9, r11, ror #29
+    bic     r10, r4, r2, ror #7
+    bic     r11, r6, r4, ror #25
+    bic     r12, r8, r6, ror #21
+    eor     r4, r4, r12, ror #18
+    bic     r12, r0, r8, ror #26
+    eor     r6, r6, r12, ror #17
+    bic     r12, r2, r0, ror #17
+    eor     r8, r8, r12, ror #21
+    eor     r0, r0, r10, ror #8
+    eor     r2, r2, r11
+    bic     r10, r5, r3, ror #6
+    bic     r11, r7, r5, ror #26
+    bic     r12, r9, r7, ror #20
+    eor     r5, r5, r12, ror #18
+    bic     r12, r1, r9, ror #26
+    eor     r7, r7, r12, ror #18
+    bic     r12, r3, r1, ror #18
+    eor     r9, r9, r12, ror #20
+    eor     r1, r1, r10, ror #8
+    eor     r3, r3, r11
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 18: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #5
+    eor     r1, r1, r11, ror #6
+    eor     r2, r2, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #12
+    eor     r4, r4, r11
+    eor     r5, r5, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #7
+    eor     r7, r7, r11, ror #8
+    eor     r8, r8, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #6
+    eor     r0, r0, r11, ror #21
+    eor     r1, r1, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #17
+    eor     r3, r3, r11, ror #18
+    eor     r4, r4, r12, ror #31
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10
+    eor     r6, r6, r11, ror #2
+    eor     r7, r7, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #1
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #2
+    eor     r2, r2, r11
+    eor     r3, r3, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #10
+    eor     r5, r5, r11, ror #10
+    eor     r6, r6, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #4
+    eor     r8, r8, r11, ror #29
+    eor     r9, r9, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #8
+    eor     r2, r2, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #14
+    eor     r4, r4, r11, ror #9
+    eor     r5, r5, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, r11, ror #16
+    eor     r8, r8, r12, ror #17
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #18
+    eor     r10, r8, r3, ror #23
+    eor     r11, r9, r2, ror #24
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #5
+    eor     r11, r1, r4, ror #6
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #29
+    eor     r11, r3, r6, ror #30
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #9
+    eor     r11, r5, r8, ror #10
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #25
+    eor     r11, r7, r0, ror #26
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #13
+    eor     r3, r3, r11, ror #12
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #3
+    eor     r4, r4, r11, ror #2
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #29
+    eor     r6, r6, r11, ror #28
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #5
+    eor     r9, r9, r11, ror #4
+    bic     r10, r4, r2, ror #13
+    bic     r11, r6, r4, ror #17
+    bic     r12, r8, r6, ror #5
+    eor     r4, r4, r12, ror #10
+    bic     r12, r0, r8, ror #26
+    eor     r6, r6, r12, ror #1
+    bic     r12, r2, r0, ror #3
+    eor     r8, r8, r12, ror #3
+    eor     r0, r0, r10, ror #16
+    eor     r2, r2, r11, ror #2
+    bic     r10, r5, r3, ror #14
+    bic     r11, r7, r5, ror #17
+    bic     r12, r9, r7, ror #4
+    eor     r5, r5, r12, ror #11
+    bic     r12, r1, r9, ror #27
+    eor     r7, r7, r12, ror #1
+    bic     r12, r3, r1, ror #2
+    eor     r9, r9, r12, ror #3
+    eor     r1, r1, r10, ror #16
+    eor     r3, r3, r11, ror #1
+    eor     r1, r1, #0x00000083
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10
+    eor     r1, r1, r11
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #27
+    eor     r4, r4, r11, ror #26
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #24
+    eor     r6, r6, r11, ror #24
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #25
+    eor     r8, r8, r11, ror #24
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #3
+    bic     r12, r8, r6
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #25
+    eor     r6, r6, r12, ror #7
+    bic     r12, r2, r0, ror #12
+    eor     r8, r8, r12, ror #27
+    eor     r0, r0, r10, ror #28
+    eor     r2, r2, r11, ror #5
+    bic     r10, r5, r3, ror #24
+    bic     r11, r7, r5, ror #2
+    bic     r12, r9, r7, ror #1
+    eor     r5, r5, r12, ror #29
+    bic     r12, r1, r9, ror #25
+    eor     r7, r7, r12, ror #6
+    bic     r12, r3, r1, ror #12
+    eor     r9, r9, r12, ror #27
+    eor     r1, r1, r10, ror #28
+    eor     r3, r3, r11, ror #6
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #24
+    eor     r0, r0, r11, ror #24
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #2
+    eor     r3, r3, r11, ror #2
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #30
+    eor     r4, r4, r11, ror #30
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #25
+    eor     r7, r7, r11, ror #24
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #9
+    eor     r9, r9, r11, ror #8
+    bic     r10, r4, r2, ror #8
+    bic     r11, r6, r4, ror #18
+    bic     r12, r8, r6, ror #11
+    eor     r4, r4, r12, ror #3
+    bic     r12, r0, r8, ror #23
+    eor     r6, r6, r12, ror #30
+    bic     r12, r2, r0, ror #4
+    eor     r8, r8, r12, ror #5
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #6
+    bic     r10, r5, r3, ror #7
+    bic     r11, r7, r5, ror #18
+    bic     r12, r9, r7, ror #11
+    eor     r5, r5, r12, ror #3
+    bic     r12, r1, r9, ror #23
+    eor     r7, r7, r12, ror #30
+    bic     r12, r3, r1, ror #5
+    eor     r9, r9, r12, ror #4
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #7
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #22
+    eor     r0, r0, r11, ror #22
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #11
+    eor     r3, r3, r11, ror #10
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #7
+    eor     r5, r5, r11, ror #6
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #24
+    eor     r6, r6, r11, ror #24
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    bic     r10, r4, r2, ror #31
+    bic     r11, r6, r4, ror #12
+    bic     r12, r8, r6, ror #14
+    eor     r4, r4, r12, ror #6
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #26
+    bic     r12, r2, r0, ror #15
+    eor     r8, r8, r12, ror #25
+    eor     r0, r0, r10, ror #18
+    eor     r2, r2, r11, ror #21
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #12
+    bic     r12, r9, r7, ror #15
+    eor     r5, r5, r12, ror #5
+    bic     r12, r1, r9, ror #23
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #15
+    eor     r9, r9, r12, ror #26
+    eor     r1, r1, r10, ror #18
+    eor     r3, r3, r11, ror #21
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #2
+    eor     r1, r1, r11, ror #2
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #25
+    eor     r2, r2, r11, ror #24
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #6
+    eor     r4, r4, r11, ror #6
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #15
+    eor     r6, r6, r11, ror #14
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #10
+    eor     r9, r9, r11, ror #10
+    bic     r10, r4, r2, ror #6
+    bic     r11, r6, r4, ror #31
+    bic     r12, r8, r6, ror #24
+    eor     r4, r4, r12, ror #9
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #26
+    bic     r12, r2, r0, ror #21
+    eor     r8, r8, r12, ror #29
+    eor     r0, r0, r10, ror #5
+    eor     r2, r2, r11, ror #27
+    bic     r10, r5, r3, ror #5
+    bic     r11, r7, r5
+    bic     r12, r9, r7, ror #24
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #26
+    bic     r12, r3, r1, ror #21
+    eor     r9, r9, r12, ror #29
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #27
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 19: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #24
+    eor     r1, r1, r11, ror #24
+    eor     r2, r2, r12, ror #15
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #14
+    eor     r4, r4, r11, ror #4
+    eor     r5, r5, r12, ror #4
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, r11, ror #19
+    eor     r8, r8, r12, ror #23
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #22
+    eor     r0, r0, r11, ror #7
+    eor     r1, r1, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #6
+    eor     r3, r3, r11, ror #5
+    eor     r4, r4, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #12
+    eor     r6, r6, r11, ror #10
+    eor     r7, r7, r12, ror #11
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #4
+    eor     r9, r9, r11, ror #4
+    eor     r0, r0, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #3
+    eor     r2, r2, r11, ror #22
+    eor     r3, r3, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #4
+    eor     r5, r5, r11, ror #5
+    eor     r6, r6, r12, ror #9
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #10
+    eor     r8, r8, r11
+    eor     r9, r9, r12, ror #31
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #7
+    eor     r2, r2, r12, ror #21
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #20
+    eor     r4, r4, r11, ror #28
+    eor     r5, r5, r12, ror #29
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #14
+    eor     r7, r7, r11, ror #14
+    eor     r8, r8, r12, ror #27
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #26
+    eor     r10, r8, r3, ror #3
+    eor     r11, r9, r2, ror #2
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #15
+    eor     r11, r1, r4, ror #16
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #1
+    eor     r11, r3, r6, ror #1
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #10
+    eor     r11, r5, r8, ror #10
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1
+    eor     r11, r7, r0, ror #1
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #26
+    eor     r1, r1, r11, ror #27
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #20
+    eor     r3, r3, r11, ror #20
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #2
+    eor     r4, r4, r11, ror #2
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #8
+    eor     r6, r6, r11, ror #7
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #10
+    eor     r9, r9, r11, ror #10
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #16
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #2
+    bic     r12, r2, r0, ror #10
+    eor     r8, r8, r12, ror #8
+    eor     r0, r0, r10, ror #6
+    eor     r2, r2, r11, ror #8
+    bic     r10, r5, r3, ror #16
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7, ror #16
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #2
+    bic     r12, r3, r1, ror #10
+    eor     r9, r9, r12, ror #8
+    eor     r1, r1, r10, ror #6
+    eor     r3, r3, r11, ror #8
+    movw    r10, #0x8003
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #17
+    eor     r1, r1, r11, ror #17
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #14
+    eor     r3, r3, r11, ror #14
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #19
+    eor     r4, r4, r11, ror #19
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #13
+    eor     r6, r6, r11, ror #12
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #17
+    eor     r8, r8, r11, ror #17
+    bic     r10, r4, r2, ror #1
+    bic     r11, r6, r4, ror #9
+    bic     r12, r8, r6, ror #15
+    eor     r4, r4, r12, ror #8
+    bic     r12, r0, r8, ror #29
+    eor     r6, r6, r12, ror #20
+    bic     r12, r2, r0, ror #10
+    eor     r8, r8, r12, ror #25
+    eor     r0, r0, r10, ror #21
+    eor     r2, r2, r11, ror #22
+    bic     r10, r5, r3, ror #1
+    bic     r11, r7, r5, ror #9
+    bic     r12, r9, r7, ror #15
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #29
+    eor     r7, r7, r12, ror #20
+    bic     r12, r3, r1, ror #10
+    eor     r9, r9, r12, ror #25
+    eor     r1, r1, r10, ror #21
+    eor     r3, r3, r11, ror #22
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #3
+    eor     r0, r0, r11, ror #2
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #9
+    eor     r3, r3, r11, ror #10
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #7
+    eor     r4, r4, r11, ror #6
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #5
+    eor     r7, r7, r11, ror #5
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #19
+    eor     r9, r9, r11, ror #20
+    bic     r10, r4, r2, ror #20
+    bic     r11, r6, r4, ror #7
+    bic     r12, r8, r6, ror #24
+    eor     r4, r4, r12, ror #1
+    bic     r12, r0, r8, ror #1
+    eor     r6, r6, r12, ror #7
+    bic     r12, r2, r0, ror #12
+    eor     r8, r8, r12, ror #19
+    eor     r0, r0, r10
+    eor     r2, r2, r11, ror #5
+    bic     r10, r5, r3, ror #20
+    bic     r11, r7, r5, ror #7
+    bic     r12, r9, r7, ror #24
+    eor     r5, r5, r12, ror #1
+    bic     r12, r1, r9, ror #1
+    eor     r7, r7, r12, ror #7
+    bic     r12, r3, r1, ror #12
+    eor     r9, r9, r12, ror #19
+    eor     r1, r1, r10
+    eor     r3, r3, r11, ror #5
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #5
+    eor     r0, r0, r11, ror #4
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #2
+    eor     r3, r3, r11, ror #3
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #29
+    eor     r5, r5, r11, ror #29
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #9
+    eor     r6, r6, r11, ror #9
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #3
+    eor     r9, r9, r11, ror #3
+    bic     r10, r4, r2, ror #8
+    bic     r11, r6, r4, ror #17
+    bic     r12, r8, r6, ror #28
+    eor     r4, r4, r12, ror #19
+    bic     r12, r0, r8, ror #4
+    eor     r6, r6, r12
+    bic     r12, r2, r0, ror #7
+    eor     r8, r8, r12, ror #21
+    eor     r0, r0, r10, ror #17
+    eor     r2, r2, r11, ror #7
+    bic     r10, r5, r3, ror #8
+    bic     r11, r7, r5, ror #17
+    bic     r12, r9, r7, ror #28
+    eor     r5, r5, r12, ror #19
+    bic     r12, r1, r9, ror #4
+    eor     r7, r7, r12
+    bic     r12, r3, r1, ror #7
+    eor     r9, r9, r12, ror #21
+    eor     r1, r1, r10, ror #17
+    eor     r3, r3, r11, ror #7
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #13
+    eor     r1, r1, r11, ror #14
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #31
+    eor     r2, r2, r11, ror #30
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #1
+    eor     r4, r4, r11
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #24
+    eor     r6, r6, r11, ror #24
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #14
+    eor     r9, r9, r11, ror #14
+    bic     r10, r4, r2, ror #11
+    bic     r11, r6, r4, ror #29
+    bic     r12, r8, r6, ror #29
+    eor     r4, r4, r12, ror #6
+    bic     r12, r0, r8
+    eor     r6, r6, r12, ror #3
+    bic     r12, r2, r0, ror #27
+    eor     r8, r8, r12, ror #5
+    eor     r0, r0, r10, ror #26
+    eor     r2, r2, r11, ror #24
+    bic     r10, r5, r3, ror #11
+    bic     r11, r7, r5, ror #29
+    bic     r12, r9, r7, ror #29
+    eor     r5, r5, r12, ror #6
+    bic     r12, r1, r9
+    eor     r7, r7, r12, ror #3
+    bic     r12, r3, r1, ror #27
+    eor     r9, r9, r12, ror #5
+    eor     r1, r1, r10, ror #26
+    eor     r3, r3, r11, ror #24
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 20: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #17
+    eor     r1, r1, r11, ror #17
+    eor     r2, r2, r12, ror #17
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #17
+    eor     r4, r4, r11
+    eor     r5, r5, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #31
+    eor     r7, r7, r11, ror #31
+    eor     r8, r8, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10
+    eor     r0, r0, r11, ror #29
+    eor     r1, r1, r12, ror #29
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #27
+    eor     r3, r3, r11, ror #27
+    eor     r4, r4, r12, ror #23
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #23
+    eor     r6, r6, r11, ror #24
+    eor     r7, r7, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #13
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #13
+    eor     r2, r2, r11, ror #16
+    eor     r3, r3, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #24
+    eor     r5, r5, r11, ror #24
+    eor     r6, r6, r12, ror #15
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #15
+    eor     r8, r8, r11, ror #3
+    eor     r9, r9, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #17
+    eor     r1, r1, r11, ror #17
+    eor     r2, r2, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10
+    eor     r4, r4, r11, ror #5
+    eor     r5, r5, r12, ror #5
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, r11, ror #16
+    eor     r8, r8, r12, ror #3
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #3
+    eor     r10, r8, r3, ror #7
+    eor     r11, r9, r2, ror #8
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #5
+    eor     r11, r1, r4, ror #6
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #7
+    eor     r11, r3, r6, ror #8
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #7
+    eor     r11, r5, r8, ror #8
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #1
+    eor     r11, r7, r0, ror #2
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #14
+    eor     r1, r1, r11, ror #14
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #25
+    eor     r3, r3, r11, ror #25
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #25
+    eor     r4, r4, r11, ror #25
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #25
+    eor     r6, r6, r11, ror #25
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #13
+    eor     r9, r9, r11, ror #13
+    bic     r10, r4, r2, ror #10
+    bic     r11, r6, r4, ror #5
+    bic     r12, r8, r6, ror #24
+    eor     r4, r4, r12, ror #3
+    bic     r12, r0, r8, ror #10
+    eor     r6, r6, r12, ror #30
+    bic     r12, r2, r0, ror #15
+    eor     r8, r8, r12, ror #7
+    eor     r0, r0, r10, ror #7
+    eor     r2, r2, r11, ror #17
+    bic     r10, r5, r3, ror #9
+    bic     r11, r7, r5, ror #5
+    bic     r12, r9, r7, ror #25
+    eor     r5, r5, r12, ror #2
+    bic     r12, r1, r9, ror #10
+    eor     r7, r7, r12, ror #29
+    bic     r12, r3, r1, ror #15
+    eor     r9, r9, r12, ror #7
+    eor     r1, r1, r10, ror #8
+    eor     r3, r3, r11, ror #18
+    eor     r0, r0, #0x00000001
+    movw    r10, #0x8088
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #8
+    eor     r1, r1, r11, ror #8
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #17
+    eor     r4, r4, r11, ror #17
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #26
+    eor     r6, r6, r11, ror #26
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #11
+    eor     r8, r8, r11, ror #11
+    bic     r10, r4, r2, ror #9
+    bic     r11, r6, r4, ror #12
+    bic     r12, r8, r6, ror #3
+    eor     r4, r4, r12, ror #17
+    bic     r12, r0, r8, ror #28
+    eor     r6, r6, r12, ror #1
+    bic     r12, r2, r0, ror #12
+    eor     r8, r8, r12, ror #24
+    eor     r0, r0, r10, ror #11
+    eor     r2, r2, r11, ror #11
+    bic     r10, r5, r3, ror #8
+    bic     r11, r7, r5, ror #12
+    bic     r12, r9, r7, ror #3
+    eor     r5, r5, r12, ror #17
+    bic     r12, r1, r9, ror #29
+    eor     r7, r7, r12
+    bic     r12, r3, r1, ror #12
+    eor     r9, r9, r12, ror #23
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #12
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #10
+    eor     r0, r0, r11, ror #10
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #16
+    eor     r3, r3, r11, ror #16
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #16
+    eor     r4, r4, r11, ror #16
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #13
+    eor     r7, r7, r11, ror #13
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #29
+    eor     r9, r9, r11, ror #29
+    bic     r10, r4, r2, ror #26
+    bic     r11, r6, r4, ror #28
+    bic     r12, r8, r6, ror #5
+    eor     r4, r4, r12, ror #31
+    bic     r12, r0, r8, ror #19
+    eor     r6, r6, r12, ror #8
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #27
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #10
+    bic     r10, r5, r3, ror #25
+    bic     r11, r7, r5, ror #29
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #30
+    bic     r12, r1, r9, ror #18
+    eor     r7, r7, r12, ror #9
+    bic     r12, r3, r1, ror #19
+    eor     r9, r9, r12, ror #27
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #10
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #16
+    eor     r0, r0, r11, ror #16
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #29
+    eor     r3, r3, r11, ror #29
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #15
+    eor     r5, r5, r11, ror #15
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #24
+    eor     r6, r6, r11, ror #24
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #24
+    eor     r9, r9, r11, ror #24
+    bic     r10, r4, r2, ror #19
+    bic     r11, r6, r4, ror #22
+    bic     r12, r8, r6, ror #4
+    eor     r4, r4, r12, ror #6
+    bic     r12, r0, r8, ror #18
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #1
+    eor     r8, r8, r12, ror #13
+    eor     r0, r0, r10, ror #12
+    eor     r2, r2, r11, ror #23
+    bic     r10, r5, r3, ror #19
+    bic     r11, r7, r5, ror #21
+    bic     r12, r9, r7, ror #5
+    eor     r5, r5, r12, ror #6
+    bic     r12, r1, r9, ror #17
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #2
+    eor     r9, r9, r12, ror #13
+    eor     r1, r1, r10, ror #11
+    eor     r3, r3, r11, ror #24
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #9
+    eor     r2, r2, r11, ror #9
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10
+    eor     r4, r4, r11
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #1
+    eor     r6, r6, r11, ror #1
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #10
+    eor     r9, r9, r11, ror #10
+    bic     r10, r4, r2, ror #23
+    bic     r11, r6, r4, ror #18
+    bic     r12, r8, r6, ror #3
+    eor     r4, r4, r12, ror #11
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #15
+    bic     r12, r2, r0, ror #6
+    eor     r8, r8, r12, ror #12
+    eor     r0, r0, r10, ror #3
+    eor     r2, r2, r11, ror #23
+    bic     r10, r5, r3, ror #23
+    bic     r11, r7, r5, ror #18
+    bic     r12, r9, r7, ror #4
+    eor     r5, r5, r12, ror #10
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #14
+    bic     r12, r3, r1, ror #5
+    eor     r9, r9, r12, ror #13
+    eor     r1, r1, r10, ror #4
+    eor     r3, r3, r11, ror #23
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 21: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #16
+    eor     r1, r1, r11, ror #16
+    eor     r2, r2, r12, ror #19
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #19
+    eor     r4, r4, r11, ror #20
+    eor     r5, r5, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #13
+    eor     r7, r7, r11, ror #13
+    eor     r8, r8, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #3
+    eor     r0, r0, r11, ror #21
+    eor     r1, r1, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #18
+    eor     r3, r3, r11, ror #18
+    eor     r4, r4, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #2
+    eor     r6, r6, r11, ror #11
+    eor     r7, r7, r12, ror #10
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #30
+    eor     r9, r9, r11, ror #30
+    eor     r0, r0, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #1
+    eor     r2, r2, r11, ror #14
+    eor     r3, r3, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #5
+    eor     r5, r5, r11, ror #4
+    eor     r6, r6, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #20
+    eor     r8, r8, r11, ror #8
+    eor     r9, r9, r12, ror #8
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #7
+    eor     r1, r1, r11, ror #7
+    eor     r2, r2, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #17
+    eor     r4, r4, r11, ror #3
+    eor     r5, r5, r12, ror #3
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #22
+    eor     r7, r7, r11, ror #22
+    eor     r8, r8, r12, ror #11
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #11
+    eor     r10, r8, r3, ror #6
+    eor     r11, r9, r2, ror #7
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #7
+    eor     r11, r1, r4, ror #7
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #17
+    eor     r11, r3, r6, ror #17
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #2
+    eor     r11, r5, r8, ror #2
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #29
+    eor     r11, r7, r0, ror #29
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #10
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #28
+    eor     r3, r3, r11, ror #28
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #8
+    eor     r4, r4, r11, ror #7
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #17
+    eor     r6, r6, r11, ror #17
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #13
+    eor     r9, r9, r11, ror #14
+    bic     r10, r4, r2, ror #26
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #30
+    eor     r4, r4, r12, ror #26
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #20
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #30
+    bic     r10, r5, r3, ror #26
+    bic     r11, r7, r5, ror #8
+    bic     r12, r9, r7, ror #30
+    eor     r5, r5, r12, ror #26
+    bic     r12, r1, r9, ror #14
+    eor     r7, r7, r12, ror #20
+    bic     r12, r3, r1, ror #18
+    eor     r9, r9, r12
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #30
+    movw    r10, #0x0088
+    movt    r10, #0x8000
+    eor     r1, r1, r10
+    stm     lr, {r0-r9}
+    ldrd    r0, r1, [sp, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #5
+    eor     r1, r1, r11, ror #5
+    ldrd    r2, r3, [sp, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10, ror #22
+    eor     r3, r3, r11, ror #22
+    ldrd    r5, r4, [sp, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #21
+    eor     r4, r4, r11, ror #20
+    ldrd    r7, r6, [sp, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #1
+    eor     r6, r6, r11, ror #1
+    ldrd    r9, r8, [sp, #216]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #7
+    eor     r8, r8, r11, ror #6
+    bic     r10, r4, r2, ror #14
+    bic     r11, r6, r4, ror #12
+    bic     r12, r8, r6, ror #28
+    eor     r4, r4, r12, ror #24
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #12
+    bic     r12, r2, r0, ror #18
+    eor     r8, r8, r12, ror #22
+    eor     r0, r0, r10
+    eor     r2, r2, r11, ror #6
+    bic     r10, r5, r3, ror #15
+    bic     r11, r7, r5, ror #11
+    bic     r12, r9, r7, ror #29
+    eor     r5, r5, r12, ror #24
+    bic     r12, r1, r9, ror #23
+    eor     r7, r7, r12, ror #12
+    bic     r12, r3, r1, ror #18
+    eor     r9, r9, r12, ror #23
+    eor     r1, r1, r10, ror #31
+    eor     r3, r3, r11, ror #6
+    add     r10, lr, #40
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #15
+    eor     r0, r0, r11, ror #15
+    ldrd    r2, r3, [sp, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #22
+    eor     r3, r3, r11, ror #21
+    ldrd    r5, r4, [sp, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #26
+    eor     r4, r4, r11, ror #27
+    ldrd    r6, r7, [sp, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, r11, ror #17
+    ldrd    r8, r9, [sp, #200]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #3
+    eor     r9, r9, r11, ror #3
+    bic     r10, r4, r2, ror #24
+    bic     r11, r6, r4, ror #18
+    bic     r12, r8, r6, ror #16
+    eor     r4, r4, r12, ror #30
+    bic     r12, r0, r8, ror #14
+    eor     r6, r6, r12, ror #2
+    bic     r12, r2, r0, ror #24
+    eor     r8, r8, r12, ror #26
+    eor     r0, r0, r10, ror #16
+    eor     r2, r2, r11, ror #22
+    bic     r10, r5, r3, ror #24
+    bic     r11, r7, r5, ror #19
+    bic     r12, r9, r7, ror #16
+    eor     r5, r5, r12, ror #29
+    bic     r12, r1, r9, ror #13
+    eor     r7, r7, r12, ror #3
+    bic     r12, r3, r1, ror #24
+    eor     r9, r9, r12, ror #27
+    eor     r1, r1, r10, ror #16
+    eor     r3, r3, r11, ror #21
+    add     r10, lr, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [sp, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #24
+    eor     r0, r0, r11, ror #25
+    ldrd    r2, r3, [sp, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #26
+    ldrd    r4, r5, [sp, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #29
+    eor     r5, r5, r11, ror #29
+    ldrd    r7, r6, [sp, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #5
+    eor     r6, r6, r11, ror #5
+    ldrd    r8, r9, [sp, #224]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #15
+    eor     r9, r9, r11, ror #15
+    bic     r10, r4, r2
+    bic     r11, r6, r4, ror #26
+    bic     r12, r8, r6, ror #8
+    eor     r4, r4, r12, ror #30
+    bic     r12, r0, r8
+    eor     r6, r6, r12, ror #24
+    bic     r12, r2, r0, ror #30
+    eor     r8, r8, r12, ror #2
+    eor     r0, r0, r10, ror #2
+    eor     r2, r2, r11, ror #6
+    bic     r10, r5, r3
+    bic     r11, r7, r5, ror #25
+    bic     r12, r9, r7, ror #8
+    eor     r5, r5, r12, ror #31
+    bic     r12, r1, r9
+    eor     r7, r7, r12, ror #24
+    bic     r12, r3, r1, ror #31
+    eor     r9, r9, r12, ror #1
+    eor     r1, r1, r10, ror #1
+    eor     r3, r3, r11, ror #7
+    add     r10, lr, #120
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [sp, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #10
+    eor     r1, r1, r11, ror #9
+    ldrd    r3, r2, [sp, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #24
+    eor     r2, r2, r11, ror #24
+    ldrd    r5, r4, [sp, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #26
+    eor     r4, r4, r11, ror #27
+    ldrd    r7, r6, [sp, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #10
+    eor     r6, r6, r11, ror #9
+    ldrd    r8, r9, [sp, #208]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #31
+    eor     r9, r9, r11, ror #30
+    bic     r10, r4, r2
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #12
+    eor     r4, r4, r12, ror #12
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #28
+    bic     r12, r2, r0, ror #20
+    eor     r8, r8, r12, ror #20
+    eor     r0, r0, r10, ror #12
+    eor     r2, r2, r11, ror #24
+    bic     r10, r5, r3, ror #31
+    bic     r11, r7, r5, ror #9
+    bic     r12, r9, r7, ror #11
+    eor     r5, r5, r12, ror #12
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #29
+    bic     r12, r3, r1, ror #21
+    eor     r9, r9, r12, ror #19
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11, ror #24
+    add     r10, lr, #160
+    stm     r10, {r0-r9}
+    @ ---- round 22: A -> E
+    ldr     lr, [sp, #240]
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #20
+    eor     r1, r1, r11, ror #21
+    eor     r2, r2, r12, ror #20
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #21
+    eor     r4, r4, r11
+    eor     r5, r5, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r11, ror #29
+    eor     r8, r8, r12, ror #30
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #30
+    eor     r0, r0, r11, ror #16
+    eor     r1, r1, r12, ror #17
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #10
+    eor     r3, r3, r11, ror #11
+    eor     r4, r4, r12, ror #12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #13
+    eor     r6, r6, r11, ror #2
+    eor     r7, r7, r12, ror #2
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #16
+    eor     r9, r9, r11, ror #16
+    eor     r0, r0, r12, ror #28
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #29
+    eor     r2, r2, r11, ror #16
+    eor     r3, r3, r12, ror #16
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #10
+    eor     r5, r5, r11, ror #10
+    eor     r6, r6, r12, ror #24
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #25
+    eor     r8, r8, r11, ror #14
+    eor     r9, r9, r12, ror #15
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #8
+    eor     r1, r1, r11, ror #9
+    eor     r2, r2, r12, ror #6
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #6
+    eor     r4, r4, r11
+    eor     r5, r5, r12, ror #1
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    eor     r8, r8, r12, ror #18
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #19
+    eor     r10, r8, r3, ror #31
+    eor     r11, r9, r2
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #19
+    eor     r11, r1, r4, ror #20
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #29
+    eor     r11, r3, r6, ror #30
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #25
+    eor     r11, r5, r8, ror #26
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #19
+    eor     r11, r7, r0, ror #20
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [lr, #0]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #14
+    eor     r1, r1, r11, ror #14
+    ldrd    r2, r3, [lr, #48]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #30
+    eor     r3, r3, r11, ror #29
+    ldrd    r5, r4, [lr, #96]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #14
+    eor     r4, r4, r11, ror #13
+    ldrd    r7, r6, [lr, #144]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #16
+    eor     r6, r6, r11, ror #15
+    ldrd    r8, r9, [lr, #192]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #12
+    eor     r9, r9, r11, ror #11
+    bic     r10, r4, r2, ror #1
+    bic     r11, r6, r4, ror #17
+    bic     r12, r8, r6, ror #1
+    eor     r4, r4, r12, ror #14
+    bic     r12, r0, r8, ror #25
+    eor     r6, r6, r12, ror #6
+    bic     r12, r2, r0, ror #20
+    eor     r8, r8, r12, ror #19
+    eor     r0, r0, r10, ror #11
+    eor     r2, r2, r11, ror #14
+    bic     r10, r5, r3, ror #2
+    bic     r11, r7, r5, ror #17
+    bic     r12, r9, r7
+    eor     r5, r5, r12, ror #15
+    bic     r12, r1, r9, ror #26
+    eor     r7, r7, r12, ror #6
+    bic     r12, r3, r1, ror #19
+    eor     r9, r9, r12, ror #19
+    eor     r1, r1, r10, ror #11
+    eor     r3, r3, r11, ror #13
+    eor     r0, r0, #0x00000001
+    eor     r1, r1, #0x00008000
+    add     r10, sp, #40
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #24]
+    ldrd    r10, r11, [sp, #24]
+    eor     r0, r0, r10, ror #8
+    eor     r1, r1, r11, ror #8
+    ldrd    r2, r3, [lr, #72]
+    ldrd    r10, r11, [sp, #32]
+    eor     r2, r2, r10
+    eor     r3, r3, r11
+    ldrd    r5, r4, [lr, #80]
+    ldrd    r10, r11, [sp, #0]
+    eor     r5, r5, r10, ror #30
+    eor     r4, r4, r11, ror #29
+    ldrd    r7, r6, [lr, #128]
+    ldrd    r10, r11, [sp, #8]
+    eor     r7, r7, r10, ror #2
+    eor     r6, r6, r11, ror #2
+    ldrd    r9, r8, [lr, #176]
+    ldrd    r10, r11, [sp, #16]
+    eor     r9, r9, r10, ror #26
+    eor     r8, r8, r11, ror #25
+    bic     r10, r4, r2, ror #19
+    bic     r11, r6, r4, ror #8
+    bic     r12, r8, r6, ror #17
+    eor     r4, r4, r12, ror #7
+    bic     r12, r0, r8, ror #24
+    eor     r6, r6, r12, ror #23
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #12
+    eor     r0, r0, r10, ror #17
+    eor     r2, r2, r11, ror #5
+    bic     r10, r5, r3, ror #19
+    bic     r11, r7, r5, ror #7
+    bic     r12, r9, r7, ror #18
+    eor     r5, r5, r12, ror #7
+    bic     r12, r1, r9, ror #24
+    eor     r7, r7, r12, ror #22
+    bic     r12, r3, r1, ror #28
+    eor     r9, r9, r12, ror #12
+    eor     r1, r1, r10, ror #17
+    eor     r3, r3, r11, ror #6
+    add     r10, sp, #80
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #8]
+    ldrd    r10, r11, [sp, #8]
+    eor     r1, r1, r10, ror #18
+    eor     r0, r0, r11, ror #18
+    ldrd    r2, r3, [lr, #56]
+    ldrd    r10, r11, [sp, #16]
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #26
+    ldrd    r5, r4, [lr, #104]
+    ldrd    r10, r11, [sp, #24]
+    eor     r5, r5, r10, ror #6
+    eor     r4, r4, r11, ror #6
+    ldrd    r6, r7, [lr, #152]
+    ldrd    r10, r11, [sp, #32]
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, r11, ror #15
+    ldrd    r8, r9, [lr, #160]
+    ldrd    r10, r11, [sp, #0]
+    eor     r8, r8, r10, ror #6
+    eor     r9, r9, r11, ror #5
+    bic     r10, r4, r2, ror #16
+    bic     r11, r6, r4, ror #9
+    bic     r12, r8, r6, ror #25
+    eor     r4, r4, r12, ror #30
+    bic     r12, r0, r8, ror #18
+    eor     r6, r6, r12, ror #21
+    bic     r12, r2, r0, ror #28
+    eor     r8, r8, r12, ror #18
+    eor     r0, r0, r10, ror #20
+    eor     r2, r2, r11, ror #7
+    bic     r10, r5, r3, ror #15
+    bic     r11, r7, r5, ror #9
+    bic     r12, r9, r7, ror #25
+    eor     r5, r5, r12, ror #30
+    bic     r12, r1, r9, ror #18
+    eor     r7, r7, r12, ror #21
+    bic     r12, r3, r1, ror #29
+    eor     r9, r9, r12, ror #17
+    eor     r1, r1, r10, ror #20
+    eor     r3, r3, r11, ror #8
+    add     r10, sp, #120
+    stm     r10, {r0-r9}
+    ldrd    r1, r0, [lr, #32]
+    ldrd    r10, r11, [sp, #32]
+    eor     r1, r1, r10, ror #30
+    eor     r0, r0, r11, ror #30
+    ldrd    r2, r3, [lr, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r2, r2, r10, ror #26
+    eor     r3, r3, r11, ror #25
+    ldrd    r4, r5, [lr, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r4, r4, r10, ror #8
+    eor     r5, r5, r11, ror #7
+    ldrd    r7, r6, [lr, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r7, r7, r10, ror #16
+    eor     r6, r6, r11, ror #16
+    ldrd    r8, r9, [lr, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r8, r8, r10, ror #8
+    eor     r9, r9, r11, ror #8
+    bic     r10, r4, r2, ror #15
+    bic     r11, r6, r4, ror #29
+    bic     r12, r8, r6, ror #6
+    eor     r4, r4, r12, ror #29
+    bic     r12, r0, r8, ror #16
+    eor     r6, r6, r12, ror #10
+    bic     r12, r2, r0, ror #30
+    eor     r8, r8, r12, ror #18
+    eor     r0, r0, r10, ror #19
+    eor     r2, r2, r11, ror #20
+    bic     r10, r5, r3, ror #15
+    bic     r11, r7, r5, ror #29
+    bic     r12, r9, r7, ror #7
+    eor     r5, r5, r12, ror #28
+    bic     r12, r1, r9, ror #15
+    eor     r7, r7, r12, ror #10
+    bic     r12, r3, r1, ror #30
+    eor     r9, r9, r12, ror #19
+    eor     r1, r1, r10, ror #19
+    eor     r3, r3, r11, ror #20
+    add     r10, sp, #160
+    stm     r10, {r0-r9}
+    ldrd    r0, r1, [lr, #16]
+    ldrd    r10, r11, [sp, #16]
+    eor     r0, r0, r10, ror #26
+    eor     r1, r1, r11, ror #26
+    ldrd    r3, r2, [lr, #64]
+    ldrd    r10, r11, [sp, #24]
+    eor     r3, r3, r10, ror #12
+    eor     r2, r2, r11, ror #11
+    ldrd    r5, r4, [lr, #112]
+    ldrd    r10, r11, [sp, #32]
+    eor     r5, r5, r10, ror #14
+    eor     r4, r4, r11, ror #14
+    ldrd    r7, r6, [lr, #120]
+    ldrd    r10, r11, [sp, #0]
+    eor     r7, r7, r10, ror #18
+    eor     r6, r6, r11, ror #17
+    ldrd    r8, r9, [lr, #168]
+    ldrd    r10, r11, [sp, #8]
+    eor     r8, r8, r10, ror #12
+    eor     r9, r9, r11, ror #12
+    bic     r10, r4, r2, ror #3
+    bic     r11, r6, r4, ror #2
+    bic     r12, r8, r6, ror #21
+    eor     r4, r4, r12, ror #9
+    bic     r12, r0, r8, ror #30
+    eor     r6, r6, r12, ror #13
+    bic     r12, r2, r0, ror #8
+    eor     r8, r8, r12, ror #26
+    eor     r0, r0, r10, ror #21
+    eor     r2, r2, r11, ror #27
+    bic     r10, r5, r3, ror #2
+    bic     r11, r7, r5, ror #3
+    bic     r12, r9, r7, ror #21
+    eor     r5, r5, r12, ror #8
+    bic     r12, r1, r9, ror #30
+    eor     r7, r7, r12, ror #13
+    bic     r12, r3, r1, ror #8
+    eor     r9, r9, r12, ror #26
+    eor     r1, r1, r10, ror #22
+    eor     r3, r3, r11, ror #27
+    add     r10, sp, #200
+    stm     r10, {r0-r9}
+    @ ---- round 23: E -> A
+    add     lr, sp, #40
+    ldmia   lr!, {r0-r9}
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #30
+    eor     r1, r1, r11, ror #30
+    eor     r2, r2, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10, ror #21
+    eor     r4, r4, r11, ror #4
+    eor     r5, r5, r12, ror #4
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #13
+    eor     r7, r7, r11, ror #14
+    eor     r8, r8, r12, ror #29
+    ldmia   lr!, {r10, r11, r12}
+    eor     r9, r9, r10, ror #28
+    eor     r0, r0, r11, ror #13
+    eor     r1, r1, r12, ror #14
+    ldmia   lr!, {r10, r11, r12}
+    eor     r2, r2, r10, ror #5
+    eor     r3, r3, r11, ror #4
+    eor     r4, r4, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r5, r5, r10, ror #23
+    eor     r6, r6, r11, ror #30
+    eor     r7, r7, r12, ror #31
+    ldmia   lr!, {r10, r11, r12}
+    eor     r8, r8, r10, ror #6
+    eor     r9, r9, r11, ror #6
+    eor     r0, r0, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r1, r1, r10, ror #1
+    eor     r2, r2, r11, ror #22
+    eor     r3, r3, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r4, r4, r10, ror #8
+    eor     r5, r5, r11, ror #9
+    eor     r6, r6, r12, ror #28
+    ldmia   lr!, {r10, r11, r12}
+    eor     r7, r7, r10, ror #29
+    eor     r8, r8, r11, ror #23
+    eor     r9, r9, r12, ror #22
+    ldmia   lr!, {r10, r11, r12}
+    eor     r0, r0, r10, ror #21
+    eor     r1, r1, r11, ror #21
+    eor     r2, r2, r12, ror #1
+    ldmia   lr!, {r10, r11, r12}
+    eor     r3, r3, r10
+    eor     r4, r4, r11, ror #31
+    eor     r5, r5, r12
+    ldmia   lr!, {r10, r11, r12}
+    eor     r6, r6, r10, ror #14
+    eor     r7, r7, r11, ror #14
+    eor     r8, r8, r12, ror #26
+    ldmia   lr!, {r10}
+    eor     r9, r9, r10, ror #25
+    eor     r10, r8, r3, ror #19
+    eor     r11, r9, r2, ror #18
+    strd    r10, r11, [sp, #0]
+    eor     r10, r0, r5, ror #10
+    eor     r11, r1, r4, ror #11
+    strd    r10, r11, [sp, #8]
+    eor     r10, r2, r7, ror #13
+    eor     r11, r3, r6, ror #13
+    strd    r10, r11, [sp, #16]
+    eor     r10, r4, r9, ror #14
+    eor     r11, r5, r8, ror #14
+    strd    r10, r11, [sp, #24]
+    eor     r10, r6, r1, ror #5
+    eor     r11, r7, r0, ror #6
+    strd    r10, r11, [sp, #32]
+    ldr     lr, [sp, #240]
+    ldrd    r0, r1, [sp, #40]
+    ldrd    r10, r11, [sp, #0]
+    eor     r0, r0, r10, ror #25
+    eor     r1, r1, r11, ror #26
+    ldrd    r2, r3, [sp, #88]
+    ldrd    r10, r11, [sp, #8]
+    eor     r2, r2, r10, ror #30
+    eor     r3, r3, r11, ror #30
+    ldrd    r5, r4, [sp, #136]
+    ldrd    r10, r11, [sp, #16]
+    eor     r5, r5, r10, ror #11
+    eor     r4, r4, r11, ror #11
+    ldrd    r7, r6, [sp, #184]
+    ldrd    r10, r11, [sp, #24]
+    eor     r7, r7, r10, ror #21
+    eor     r6, r6, r11, ror #20
+    ldrd    r8, r9, [sp, #232]
+    ldrd    r10, r11, [sp, #32]
+    eor     r8, r8, r10, ror #7
+    eor     r9, r9, r11, ror #7
     bic     r10, r4, r2
     bic     r11, r6, r4
     bic     r12, r8, r6
     eor     r4, r4, r12
-    bic     r12, r0, r8
-    eor     r6, r6, r12
-    bic     r12, r2, r0
+    bic     r12, r0, r8, ror #12
+    eor     r6, r6, r12, ror #20
+    bic     r12, r2, r0, ror #20
     eor     r8, r8, r12
-    eor     r0, r0, r10
+    eor     r0, r0, r10, ror #12
     eor     r2, r2, r11
     bic     r10, r5, r3
     bic     r11, r7, r5
     bic     r12, r9, r7
     eor     r5, r5, r12
-    bic     r12, r1, r9
-    eor     r7, r7, r12
-    bic     r12, r3, r1
+    bic     r12, r1, r9, ror #12
+    eor     r7, r7, r12, ror #20
+    bic     r12, r3, r1, ror #20
     eor     r9, r9, r12
+    eor     r1, r1, r10, ror #12
+    eor     r3, r3, r11
+    movw    r10, #0x8082
+    movt    r10, #0x8000
     eor     r1, r1, r10
-    eor     r3, r3, r11
-    ldr     r12, [sp, #44]
-    ldrd    r10, r11, [r12], #8
-    str     r12, [sp, #44]
-    eor     r0, r0, r10
-    eor     r1, r1, r11
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #80]
+    ldrd    r0, r1, [sp, #64]
     ldrd    r10, r11, [sp, #24]
-    eor     r0, r0, r10
-    eor     r1, r1, r11
-    ror     r0, r0, #18
-    ror     r1, r1, #18
-    ldrd    r2, r3, [sp, #128]
+    eor     r0, r0, r10, ror #17
+    eor     r1, r1, r11, ror #17
+    ldrd    r2, r3, [sp, #112]
     ldrd    r10, r11, [sp, #32]
-    eor     r2, r2, r10
-    eor     r3, r3, r11
-    ror     r2, r2, #22
-    ror     r3, r3, #22
-    ldrd    r5, r4, [sp, #136]
+    eor     r2, r2, r10, ror #4
+    eor     r3, r3, r11, ror #4
+    ldrd    r5, r4, [sp, #120]
     ldrd    r10, r11, [sp, #0]
-    eor     r5, r5, r10
-    eor     r4, r4, r11
-    ror     r4, r4, #30
-    ror     r5, r5, #31
-    ldrd    r7, r6, [sp, #184]
+    eor     r5, r5, r10, ror #12
+    eor     r4, r4, r11, ror #12
+    ldrd    r7, r6, [sp, #168]
     ldrd    r10, r11, [sp, #8]
-    eor     r7, r7, r10
-    eor     r6, r6, r11
-    ror     r6, r6, #9
-    ror     r7, r7, #10
-    ldrd    r9, r8, [sp, #232]
+    eor     r7, r7, r10, ror #30
+    eor     r6, r6, r11, ror #29
+    ldrd    r9, r8, [sp, #216]
     ldrd    r10, r11, [sp, #16]
-    eor     r9, r9, r10
-    eor     r8, r8, r11
-    ror     r8, r8, #1
-    ror     r9, r9, #2
+    eor     r9, r9, r10, ror #2
+    eor     r8, r8, r11, ror #2
     bic     r10, r4, r2
     bic     r11, r6, r4
     bic     r12, r8, r6
@@ -547,35 +6748,26 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #64]
+    ldrd    r1, r0, [sp, #48]
     ldrd    r10, r11, [sp, #8]
-    eor     r1, r1, r10
-    eor     r0, r0, r11
-    ror     r0, r0, #31
-    ldrd    r2, r3, [sp, #112]
+    eor     r1, r1, r10, ror #20
+    eor     r0, r0, r11, ror #19
+    ldrd    r2, r3, [sp, #96]
     ldrd    r10, r11, [sp, #16]
-    eor     r2, r2, r10
-    eor     r3, r3, r11
-    ror     r2, r2, #29
-    ror     r3, r3, #29
-    ldrd    r5, r4, [sp, #160]
+    eor     r2, r2, r10, ror #29
+    eor     r3, r3, r11, ror #30
+    ldrd    r5, r4, [sp, #144]
     ldrd    r10, r11, [sp, #24]
-    eor     r5, r5, r10
-    eor     r4, r4, r11
-    ror     r4, r4, #19
-    ror     r5, r5, #20
-    ldrd    r6, r7, [sp, #208]
+    eor     r5, r5, r10, ror #19
+    eor     r4, r4, r11, ror #18
+    ldrd    r6, r7, [sp, #192]
     ldrd    r10, r11, [sp, #32]
-    eor     r6, r6, r10
-    eor     r7, r7, r11
-    ror     r6, r6, #28
-    ror     r7, r7, #28
-    ldrd    r8, r9, [sp, #216]
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r11, ror #10
+    ldrd    r8, r9, [sp, #200]
     ldrd    r10, r11, [sp, #0]
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    ror     r8, r8, #23
-    ror     r9, r9, #23
+    eor     r8, r8, r10, ror #4
+    eor     r9, r9, r11, ror #5
     bic     r10, r4, r2
     bic     r11, r6, r4
     bic     r12, r8, r6
@@ -598,36 +6790,26 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #88]
+    ldrd    r1, r0, [sp, #72]
     ldrd    r10, r11, [sp, #32]
-    eor     r1, r1, r10
+    eor     r1, r1, r10, ror #1
     eor     r0, r0, r11
-    ror     r0, r0, #18
-    ror     r1, r1, #19
-    ldrd    r2, r3, [sp, #96]
+    ldrd    r2, r3, [sp, #80]
     ldrd    r10, r11, [sp, #0]
-    eor     r2, r2, r10
-    eor     r3, r3, r11
-    ror     r2, r2, #14
-    ror     r3, r3, #14
-    ldrd    r4, r5, [sp, #144]
+    eor     r2, r2, r10, ror #27
+    eor     r3, r3, r11, ror #28
+    ldrd    r4, r5, [sp, #128]
     ldrd    r10, r11, [sp, #8]
-    eor     r4, r4, r10
-    eor     r5, r5, r11
-    ror     r4, r4, #27
-    ror     r5, r5, #27
-    ldrd    r7, r6, [sp, #192]
+    eor     r4, r4, r10, ror #15
+    eor     r5, r5, r11, ror #15
+    ldrd    r7, r6, [sp, #176]
     ldrd    r10, r11, [sp, #16]
-    eor     r7, r7, r10
-    eor     r6, r6, r11
-    ror     r6, r6, #24
-    ror     r7, r7, #25
-    ldrd    r8, r9, [sp, #240]
+    eor     r7, r7, r10, ror #25
+    eor     r6, r6, r11, ror #25
+    ldrd    r8, r9, [sp, #224]
     ldrd    r10, r11, [sp, #24]
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    ror     r8, r8, #4
-    ror     r9, r9, #4
+    eor     r8, r8, r10, ror #3
+    eor     r9, r9, r11, ror #3
     bic     r10, r4, r2
     bic     r11, r6, r4
     bic     r12, r8, r6
@@ -650,36 +6832,26 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #72]
+    ldrd    r0, r1, [sp, #56]
     ldrd    r10, r11, [sp, #16]
-    eor     r0, r0, r10
-    eor     r1, r1, r11
-    ror     r0, r0, #1
-    ror     r1, r1, #1
-    ldrd    r3, r2, [sp, #120]
+    eor     r0, r0, r10, ror #1
+    eor     r1, r1, r11, ror #2
+    ldrd    r3, r2, [sp, #104]
     ldrd    r10, r11, [sp, #24]
-    eor     r3, r3, r10
-    eor     r2, r2, r11
-    ror     r2, r2, #4
-    ror     r3, r3, #5
-    ldrd    r5, r4, [sp, #168]
+    eor     r3, r3, r10, ror #4
+    eor     r2, r2, r11, ror #3
+    ldrd    r5, r4, [sp, #152]
     ldrd    r10, r11, [sp, #32]
-    eor     r5, r5, r10
-    eor     r4, r4, r11
-    ror     r4, r4, #12
-    ror     r5, r5, #13
-    ldrd    r7, r6, [sp, #176]
+    eor     r5, r5, r10, ror #27
+    eor     r4, r4, r11, ror #26
+    ldrd    r7, r6, [sp, #160]
     ldrd    r10, r11, [sp, #0]
-    eor     r7, r7, r10
-    eor     r6, r6, r11
-    ror     r6, r6, #11
-    ror     r7, r7, #12
-    ldrd    r8, r9, [sp, #224]
+    eor     r7, r7, r10, ror #25
+    eor     r6, r6, r11, ror #25
+    ldrd    r8, r9, [sp, #208]
     ldrd    r10, r11, [sp, #8]
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    ror     r8, r8, #31
-    ror     r9, r9, #31
+    eor     r8, r8, r10, ror #19
+    eor     r9, r9, r11, ror #19
     bic     r10, r4, r2
     bic     r11, r6, r4
     bic     r12, r8, r6
@@ -702,37 +6874,66 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #160
     stm     r10, {r0-r9}
-    ldr     r0, [sp, #48]
-    subs    r0, r0, #1
-    str     r0, [sp, #48]
-    bne     .Lloop
-    add     sp, sp, #260
-    pop     {r4-r11, pc}
+    @ ---- resolve the pending rotations
+    ldr     lr, [sp, #240]
+    ldm     lr, {r0-r9}
+    ror     r2, r2, #12
+    ror     r3, r3, #12
+    ror     r4, r4, #12
+    ror     r5, r5, #12
+    ror     r6, r6, #12
+    ror     r7, r7, #12
+    ror     r8, r8, #12
+    ror     r9, r9, #12
+    stmia   lr!, {r0-r9}
+    ldm     lr, {r0-r9}
+    ror     r0, r0, #12
+    ror     r1, r1, #12
+    ror     r2, r2, #12
+    ror     r3, r3, #12
+    ror     r4, r4, #12
+    ror     r5, r5, #12
+    ror     r6, r6, #12
+    ror     r7, r7, #12
+    ror     r8, r8, #12
+    ror     r9, r9, #12
+    stmia   lr!, {r0-r9}
+    ldm     lr, {r0-r9}
+    ror     r0, r0, #12
+    ror     r1, r1, #12
+    ror     r2, r2, #12
+    ror     r3, r3, #12
+    ror     r4, r4, #12
+    ror     r5, r5, #12
+    ror     r6, r6, #12
+    ror     r7, r7, #12
+    ror     r8, r8, #12
+    ror     r9, r9, #12
+    stmia   lr!, {r0-r9}
+    ldm     lr, {r0-r9}
+    ror     r0, r0, #12
+    ror     r1, r1, #12
+    ror     r2, r2, #12
+    ror     r3, r3, #12
+    ror     r4, r4, #12
+    ror     r5, r5, #12
+    ror     r6, r6, #12
+    ror     r7, r7, #12
+    ror     r8, r8, #12
+    ror     r9, r9, #12
+    stmia   lr!, {r0-r9}
+    ldm     lr, {r0-r9}
+    ror     r0, r0, #12
+    ror     r1, r1, #12
+    ror     r2, r2, #12
+    ror     r3, r3, #12
+    ror     r4, r4, #12
+    ror     r5, r5, #12
+    ror     r6, r6, #12
+    ror     r7, r7, #12
+    ror     r8, r8, #12
+    ror     r9, r9, #12
+    stmia   lr!, {r0-r9}
+    add     sp, sp, #240
+    pop     {r0, r4-r11, pc}
     .size hqc_keccak_f1600_m4, . - hqc_keccak_f1600_m4
-
-    .align 3
-.Lrc:   @ round constants, interleaved (even half, odd half)
-    .word 0x00000001, 0x00000000  @ round 0: 0x0000000000000001
-    .word 0x00000000, 0x00000089  @ round 1: 0x0000000000008082
-    .word 0x00000000, 0x8000008b  @ round 2: 0x800000000000808a
-    .word 0x00000000, 0x80008080  @ round 3: 0x8000000080008000
-    .word 0x00000001, 0x0000008b  @ round 4: 0x000000000000808b
-    .word 0x00000001, 0x00008000  @ round 5: 0x0000000080000001
-    .word 0x00000001, 0x80008088  @ round 6: 0x8000000080008081
-    .word 0x00000001, 0x80000082  @ round 7: 0x8000000000008009
-    .word 0x00000000, 0x0000000b  @ round 8: 0x000000000000008a
-    .word 0x00000000, 0x0000000a  @ round 9: 0x0000000000000088
-    .word 0x00000001, 0x00008082  @ round 10: 0x0000000080008009
-    .word 0x00000000, 0x00008003  @ round 11: 0x000000008000000a
-    .word 0x00000001, 0x0000808b  @ round 12: 0x000000008000808b
-    .word 0x00000001, 0x8000000b  @ round 13: 0x800000000000008b
-    .word 0x00000001, 0x8000008a  @ round 14: 0x8000000000008089
-    .word 0x00000001, 0x80000081  @ round 15: 0x8000000000008003
-    .word 0x00000000, 0x80000081  @ round 16: 0x8000000000008002
-    .word 0x00000000, 0x80000008  @ round 17: 0x8000000000000080
-    .word 0x00000000, 0x00000083  @ round 18: 0x000000000000800a
-    .word 0x00000000, 0x80008003  @ round 19: 0x800000008000000a
-    .word 0x00000001, 0x80008088  @ round 20: 0x8000000080008081
-    .word 0x00000000, 0x80000088  @ round 21: 0x8000000000008080
-    .word 0x00000001, 0x00008000  @ round 22: 0x0000000080000001
-    .word 0x00000000, 0x80008082  @ round 23: 0x8000000080008008

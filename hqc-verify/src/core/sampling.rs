@@ -10,8 +10,10 @@
 //!
 //! # Constant time (§6.3)
 //! Positions are secret. Candidates are compared with *every* slot of the support under
-//! masks, accepted positions are written to every slot under an equality mask on the
-//! slot index, and the dense expansion ([`expand_support`]) is a masked scan. The only data-dependent quantity is the number of candidates drawn by the
+//! masks; the keygen sampler shifts every slot of its support up by one under the accept mask
+//! (a shift register, newest first, reversed at the end into sampling order), and the dense
+//! expansion ([`expand_support`]) is a masked scan. The only data-dependent quantity is the
+//! number of candidates drawn by the
 //! keygen sampler (rejections and duplicates), which the reference leaks as well and which
 //! is inherent to rejection sampling.
 
@@ -164,6 +166,44 @@ pub fn sample_keygen<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut
         let pos = barrett_reduce(c, n, P::BARRETT_MU);
         let dup = any_equal(pos, support);
         let accept = barrier(valid & !dup);
+        shift_in(support, pos, accept);
+        count += accept & 1;
+    }
+    // The shift register holds the accepted positions newest first; sampling order is the
+    // reverse (a fixed permutation of the slots).
+    support.reverse();
+}
+
+/// Under the mask `accept` (all-ones or zero), shifts `support` up by one slot and puts `pos`
+/// in slot 0; with `accept` = 0 it leaves `support` as it is. Every slot is read and written
+/// whatever the mask (one EOR, AND, EOR per slot).
+#[inline]
+fn shift_in(support: &mut [u32], pos: u32, accept: u32) {
+    let mut carry = pos;
+    for s in support.iter_mut() {
+        let cur = *s;
+        *s = cur ^ (accept & (carry ^ cur));
+        carry = cur;
+    }
+}
+
+/// The keygen sampler of the previous version (accepted positions written to slot `count`
+/// under an equality mask on every slot index): the reference [`sample_keygen`] is tested
+/// against.
+#[doc(hidden)]
+pub fn sample_keygen_reference<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut [u32]) {
+    let w = support.len();
+    let n = P::N as u32;
+    let t = P::REJECTION_THRESHOLD as u64;
+    let mut src = Candidates::new(flavour, w);
+    support.fill(u32::MAX);
+    let mut count: u32 = 0;
+    while (count as usize) < w {
+        let c = src.next(xof);
+        let valid = mask_lt_u64(c as u64, t) as u32;
+        let pos = barrett_reduce(c, n, P::BARRETT_MU);
+        let dup = any_equal(pos, support);
+        let accept = barrier(valid & !dup);
         for (j, s) in support.iter_mut().enumerate() {
             let here = accept & (((j as u32 ^ count).leading_zeros() >> 5).wrapping_neg());
             *s ^= here & (pos ^ *s);
@@ -259,6 +299,30 @@ mod tests {
             assert_eq!(any_equal(x, &list), want, "x = {x:#x}");
         }
         assert_eq!(any_equal(3, &[]), 0);
+    }
+
+    fn keygen_sampler_equals_reference<P: ParamSet>() {
+        for f in [Flavour::V2026_02, Flavour::V5_0_0] {
+            for k in 0..40u8 {
+                let seed = [k.wrapping_mul(37) ^ 0x5A; 32];
+                let mut a = Xof::new(&seed, f);
+                let mut b = Xof::new(&seed, f);
+                for w in [P::W, P::W, 1, 2, 3, MAX_WEIGHT] {
+                    let mut x = [0u32; MAX_WEIGHT];
+                    let mut y = [0u32; MAX_WEIGHT];
+                    sample_keygen::<P>(&mut a, f, &mut x[..w]);
+                    sample_keygen_reference::<P>(&mut b, f, &mut y[..w]);
+                    assert_eq!(x[..w], y[..w], "{f:?} seed {k} w {w}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keygen_sampler_equals_the_reference() {
+        keygen_sampler_equals_reference::<Hqc1>();
+        keygen_sampler_equals_reference::<Hqc3>();
+        keygen_sampler_equals_reference::<Hqc5>();
     }
 
     #[test]
