@@ -367,6 +367,22 @@ impl<S: KeccakState> Sponge<S> {
     }
 }
 
+impl<S: KeccakState> Sponge<S> {
+    /// The next `N` bytes (same as [`Sponge::squeeze`]); short reads inside the current block
+    /// are a fixed-size copy. The branch depends only on how many bytes were read.
+    #[inline]
+    pub fn squeeze_array<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        if self.squeezing && self.pos + N <= self.rate {
+            out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
+            self.pos += N;
+        } else {
+            self.squeeze(&mut out);
+        }
+        out
+    }
+}
+
 /// SHA3-256 of the concatenation of `parts`.
 pub fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
     let mut s = Sponge::<NativeState>::sha3_256();

@@ -138,8 +138,7 @@ impl Candidates {
                 (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32
             }
             Candidates::Stream => {
-                let mut b = [0u8; 3];
-                xof.read(&mut b);
+                let b = xof.read_array::<3>();
                 b[0] as u32 | (b[1] as u32) << 8 | (b[2] as u32) << 16
             }
         }

@@ -52,6 +52,19 @@ impl Xof {
         }
     }
 
+    /// One read of `N` bytes (the same as [`Xof::read`] of an `N`-byte buffer), a fixed-size
+    /// copy when the bytes are in the current block.
+    #[inline]
+    pub fn read_array<const N: usize>(&mut self) -> [u8; N] {
+        if !self.aligned || N % 8 == 0 {
+            self.sponge.squeeze_array::<N>()
+        } else {
+            let mut out = [0u8; N];
+            self.read(&mut out);
+            out
+        }
+    }
+
     /// One read of `out.len()` bytes (one `read(L)` of §5.2).
     pub fn read(&mut self, out: &mut [u8]) {
         let len = out.len();
@@ -121,6 +134,9 @@ mod tests {
         let mut b = [0u8; 8];
         al.read(&mut b);
         assert_eq!(b, stream[8..16]);
+        let mut arr = Xof::new(&seed, Flavour::V5_0_0);
+        assert_eq!(arr.read_array::<5>(), a);
+        assert_eq!(arr.read_array::<8>(), b);
         let mut un = Xof::new(&seed, Flavour::V2026_02);
         un.read(&mut a);
         un.read(&mut b);
