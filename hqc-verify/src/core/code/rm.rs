@@ -148,47 +148,72 @@ pub fn decode_symbol(copies: &[u64]) -> u8 {
         }
     }
     // Hadamard steps h = 1, 2, 4 and h = 8, 16, 32: radix-8 passes over words
-    for stride in [1usize, 8] {
-        for base in 0..64 {
-            if base & (7 * stride) != 0 {
-                continue;
-            }
-            let mut v = [0u32; 8];
-            for (j, x) in v.iter_mut().enumerate() {
-                *x = t[base + j * stride];
-            }
-            for h in [1usize, 2, 4] {
-                for j in 0..8 {
-                    if j & h == 0 {
-                        let (x, y) = (v[j], v[j + h]);
-                        v[j] = lanes16::add(x, y);
-                        v[j + h] = lanes16::sub(x, y);
-                    }
-                }
-            }
-            for (j, x) in v.iter().enumerate() {
-                t[base + j * stride] = *x;
-            }
-        }
+    for base in (0..64).step_by(8) {
+        radix8(&mut t, base, 1);
+    }
+    for base in 0..8 {
+        radix8(&mut t, base, 8);
+    }
+    // T[0] −= 64·mult (lane 1 of word 0 after the SASX)
+    t[0] = lanes16::asx(t[0]);
+    t[0] = lanes16::sub(t[0], (64 * mult) << 16);
+    for w in t.iter_mut().skip(1) {
+        *w = lanes16::asx(*w);
     }
     let mut best = 0u32;
-    for (k, w) in t.iter_mut().enumerate() {
-        let mut x = lanes16::asx(*w);
-        if k == 0 {
-            // T[0] −= 64·mult (lane 1 of word 0)
-            x = lanes16::sub(x, (64 * mult) << 16);
-        }
-        for (lane, u) in [(0u32, k as u32 + 64), (1, k as u32)] {
-            let v = ((x >> (16 * lane)) as u16 as i16) as i32;
-            let sign = v >> 31;
-            let abs = ((v ^ sign) - sign) as u32;
-            let pos = ((v.wrapping_neg() >> 31) & 1) as u32;
-            let key = (abs << 16) | ((127 - u) << 8) | pos;
-            best = best.max(key);
-        }
+    for (k, &x) in t.iter().enumerate() {
+        // lane 0: u = k + 64, lane 1: u = k
+        best = best.max(peak_key(x << 16, 63 - k as u32));
+        best = best.max(peak_key(x, 127 - k as u32));
     }
     let u = 127 - ((best >> 8) & 0x7F);
     (u | ((best & 1) << 7)) as u8
+}
+
+/// The peak key |v|·2^16 + `rank`·2^8 + \[v > 0\] of the value v in bits 16..32 of `hi`
+/// (`rank` = 127 − u).
+#[inline(always)]
+fn peak_key(hi: u32, rank: u32) -> u32 {
+    let v = (hi as i32) >> 16;
+    let sign = v >> 31;
+    let abs = ((v ^ sign) - sign) as u32;
+    let pos = ((v.wrapping_neg() >> 31) & 1) as u32;
+    (abs << 16) | (rank << 8) | pos
+}
+
+/// Three Hadamard steps (h = s, 2s, 4s for s = `stride`) on the words `base + j·stride`,
+/// j = 0 … 7, in registers.
+#[inline(always)]
+fn radix8(t: &mut [u32; 64], base: usize, stride: usize) {
+    #[inline(always)]
+    fn bf(a: &mut u32, b: &mut u32) {
+        let (x, y) = (*a, *b);
+        *a = lanes16::add(x, y);
+        *b = lanes16::sub(x, y);
+    }
+    let i = |j: usize| (base + j * stride) & 63;
+    let (mut a0, mut a1, mut a2, mut a3) = (t[i(0)], t[i(1)], t[i(2)], t[i(3)]);
+    let (mut a4, mut a5, mut a6, mut a7) = (t[i(4)], t[i(5)], t[i(6)], t[i(7)]);
+    bf(&mut a0, &mut a1);
+    bf(&mut a2, &mut a3);
+    bf(&mut a4, &mut a5);
+    bf(&mut a6, &mut a7);
+    bf(&mut a0, &mut a2);
+    bf(&mut a1, &mut a3);
+    bf(&mut a4, &mut a6);
+    bf(&mut a5, &mut a7);
+    bf(&mut a0, &mut a4);
+    bf(&mut a1, &mut a5);
+    bf(&mut a2, &mut a6);
+    bf(&mut a3, &mut a7);
+    t[i(0)] = a0;
+    t[i(1)] = a1;
+    t[i(2)] = a2;
+    t[i(3)] = a3;
+    t[i(4)] = a4;
+    t[i(5)] = a5;
+    t[i(6)] = a6;
+    t[i(7)] = a7;
 }
 
 /// Decodes one symbol from its `copies.len() / 2` copies (two words each): the plain
