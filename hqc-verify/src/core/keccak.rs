@@ -413,7 +413,7 @@ mod tests {
     fn round_constants_from_lfsr() {
         // rc(t) of FIPS 202 Algorithm 5
         fn rc(t: usize) -> u64 {
-            if t % 255 == 0 {
+            if t.is_multiple_of(255) {
                 return 1;
             }
             let mut r: u16 = 1; // R[0] is bit 0
