@@ -235,7 +235,7 @@ fn fixed_order_with_more_live_values_than_registers_and_s_registers() {
 
 #[test]
 fn two_register_vmovs_keep_the_function_and_never_lengthen() {
-    // the allocator with and without the VMOV-pair pass on the same orders of dense random
+    // the allocator with and without the VMOV-pair and LDRD/STRD-pair passes on the same orders of dense random
     // programs: both compute the matrix (unit vectors and random words in the simulator), the
     // paired one is never longer, and paired spills and restores both occur
     use fwgen::thumb2::alloc::{allocate, AllocParams};
@@ -254,6 +254,7 @@ fn two_register_vmovs_keep_the_function_and_never_lengthen() {
         for pair_vmovs in [false, true] {
             let p = AllocParams {
                 pair_vmovs,
+                pair_memory: pair_vmovs,
                 clean_bonus: [0, 4, 16][case % 3],
                 ..AllocParams::default()
             };

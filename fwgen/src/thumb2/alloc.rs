@@ -34,6 +34,9 @@ pub struct AllocParams {
     pub defer_stores: bool,
     /// Merge pairs of VMOVs into two-register VMOVs afterwards ([`super::pairs`]).
     pub pair_vmovs: bool,
+    /// Merge single loads (stores) of adjacent words into LDRD (STRD) afterwards
+    /// ([`super::mempairs`]).
+    pub pair_memory: bool,
 }
 
 impl Default for AllocParams {
@@ -44,6 +47,7 @@ impl Default for AllocParams {
             pair_stores: true,
             defer_stores: false,
             pair_vmovs: true,
+            pair_memory: true,
         }
     }
 }
@@ -156,6 +160,9 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
             Insn::Vmov2ToS { s, .. } | Insn::Vmov2ToR { s, .. } => s + 1 >= 16,
             _ => false,
         });
+    }
+    if p.pair_memory {
+        st.insns = super::mempairs::pair_memory(&st.insns);
     }
     Ok(Allocated { insns: st.finish() })
 }

@@ -283,6 +283,7 @@ fn param_choices() -> Vec<AllocParams> {
                 pair_stores: true,
                 defer_stores,
                 pair_vmovs: false,
+                pair_memory: false,
             });
         }
     }
@@ -408,6 +409,7 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     // two-register VMOVs on the winner (kept only when shorter)
     let paired = AllocParams {
         pair_vmovs: true,
+        pair_memory: true,
         ..p
     };
     if let Some(pi) = eval(slp, &best_order, paired) {
