@@ -120,10 +120,7 @@ pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n_v];
     let mut bonds: Vec<(usize, usize)> = Vec::new();
     let mut refused: std::collections::HashSet<(usize, usize)> = Default::default();
-    loop {
-        let Some((next, bond)) = best_merge(&items, &adj, &refused) else {
-            break;
-        };
+    while let Some((next, bond)) = best_merge(&items, &adj, &refused) {
         let new_bond = !adj[bond.0].contains(&bond.1);
         let mut trial_bonds = bonds.clone();
         if new_bond {
@@ -316,11 +313,9 @@ fn key(i: &It) -> (u8, usize, Reg) {
 
 /// Whether `a` and `b` are in the same bond path.
 fn connected(adj: &[Vec<usize>], a: usize, b: usize) -> bool {
-    let (mut prev, mut at) = (usize::MAX, a);
     // walk both directions of the path from a
     for &first in adj[a].iter() {
-        prev = a;
-        at = first;
+        let (mut prev, mut at) = (a, first);
         loop {
             if at == b {
                 return true;
@@ -332,7 +327,6 @@ fn connected(adj: &[Vec<usize>], a: usize, b: usize) -> bool {
             at = n;
         }
     }
-    let _ = (prev, at);
     false
 }
 
