@@ -16,7 +16,7 @@ pub const REFILL_P: u64 = 2;
 /// Cortex-M4 cycles of a straight-line routine, by the TRM rules of docs/m4-timing.md §2
 /// applied statically (each instruction runs once): LDR 2, or 1 right after another LDR;
 /// LDRD/STRD 3; STR 1; PUSH/POP 1 + N (+ P when POP loads pc); VPUSH/VPOP {s16-s31} 1 + 16;
-/// EOR, VMOV, MOV, SUB/ADD sp 1; BX lr 1 + P.
+/// EOR, VMOV, MOV, SUB/ADD sp 1; a two-register VMOV 2; BX lr 1 + P.
 pub fn routine_cycles(insns: &[Insn]) -> u64 {
     let mut cyc = 0u64;
     let mut prev_ldr = false;
@@ -32,6 +32,7 @@ pub fn routine_cycles(insns: &[Insn]) -> u64 {
             }
             Insn::VPush | Insn::VPop => (17, false),
             Insn::BxLr => (1 + REFILL_P, false),
+            Insn::Vmov2ToS { .. } | Insn::Vmov2ToR { .. } => (2, false),
             Insn::Eor { .. }
             | Insn::VmovToS { .. }
             | Insn::VmovToR { .. }
