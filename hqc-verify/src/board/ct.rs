@@ -44,7 +44,7 @@ use crate::core::sampling::barrett_reduce;
 use crate::core::xof::Xof;
 
 /// JSON schema of [`CtReport`].
-pub const CT_SCHEMA_VERSION: u32 = 1;
+pub const CT_SCHEMA_VERSION: u32 = 2;
 /// Cases per flavour whose KeyGen is compared (seeds without rejected candidates).
 pub const CASES: usize = 8;
 /// KAT entries the driver accepts (`ct_driver.c` MAX_ENTRY).
@@ -76,25 +76,6 @@ pub const EXCLUSIONS: &[(&str, &str)] = &[(
      draws), so a case whose y draw rejected candidates runs it longer for the same reason; the \
      decaps region is compared over the cases whose y draw rejected none.",
 )];
-
-/// Access sites in the C FAFFT+CRT multiplier (`board/firmware/fafft/fafft.c`) whose data
-/// address depends on the multiplied (secret) polynomial: byte-indexed 256-entry tables. They
-/// are a finding of this check (docs/board.md §13), listed so that the suite test fails on any
-/// *other* differing site; they are not excluded: a region with such a site still `differs`.
-pub const KNOWN_TABLE_LOOKUPS: &[(&str, &str)] = &[
-    (
-        "basis_cvt_top",
-        "BasisCvt_4 byte tables (forward basis conversion), indexed by bytes of the operand",
-    ),
-    (
-        "ibasis_cvt",
-        "inverse BasisCvt_4 byte tables, indexed by bytes of the transform output",
-    ),
-    (
-        "crt_solve_u",
-        "tab4 over sinv_tab (sparse triangular solve for u), indexed by bytes of the residue",
-    ),
-];
 
 // ----- hashing (the plugin's definition, docs/board.md §13) ----------------------------------
 
@@ -561,8 +542,6 @@ pub struct Site {
     pub instructions: usize,
     /// Source location of the first of them.
     pub location: String,
-    /// The reason, when it is one of [`KNOWN_TABLE_LOOKUPS`].
-    pub known: Option<String>,
 }
 
 /// The verdict on one region.
@@ -621,6 +600,9 @@ pub struct CtReport {
     pub failed: Vec<String>,
     /// The export.
     pub params: ParamsInfo,
+    /// params.json as given on the command line (the text report prints this, not the
+    /// resolved absolute path of `params.file`).
+    pub params_given: String,
     /// What is traced.
     pub traced: String,
     /// Exclusions.
@@ -724,7 +706,7 @@ pub fn check(args: &BoardArgs, opt: CtOptions) -> Result<CtReport, BoardError> {
         schema_version: CT_SCHEMA_VERSION,
         command: format!(
             "hqc-verify board --params {} --level {} --flavour {} --xor {} --ct-check",
-            cfg.info.file,
+            args.params.display(),
             cfg.level.digit(),
             if args.flavour.0.len() == Flavour::ALL.len() {
                 "all".to_string()
@@ -741,6 +723,7 @@ pub fn check(args: &BoardArgs, opt: CtOptions) -> Result<CtReport, BoardError> {
         passed: failed.is_empty(),
         failed,
         params: cfg.info.clone(),
+        params_given: args.params.display().to_string(),
         traced: TRACED.into(),
         excluded: EXCLUSIONS
             .iter()
@@ -1232,10 +1215,6 @@ fn diagnose(
     region.differing_sites = per_fn
         .into_iter()
         .map(|(function, (accesses, set))| Site {
-            known: KNOWN_TABLE_LOOKUPS
-                .iter()
-                .find(|(n, _)| *n == function)
-                .map(|(_, r)| (*r).to_string()),
             location: at(set.first().copied()),
             instructions: set.len(),
             accesses,
@@ -1255,7 +1234,7 @@ pub fn render_text(r: &CtReport) -> String {
         s,
         "constant-time check on the emulated Cortex-M4 (QEMU mps2-an386), {} with the C FAFFT+CRT \
          multiplier of {} (l = {}, c = {}, beta = {})",
-        r.params.level, r.params.dir, r.params.l, r.params.c, r.params.beta
+        r.params.level, r.params_given, r.params.l, r.params.c, r.params.beta
     );
     let _ = writeln!(s, "traced: {}", r.traced);
     for e in &r.excluded {
@@ -1331,15 +1310,8 @@ pub fn render_text(r: &CtReport) -> String {
             for site in &g.differing_sites {
                 let _ = writeln!(
                     s,
-                    "    differing accesses in {}: {} accesses by {} instructions [{}]{}",
-                    site.function,
-                    site.accesses,
-                    site.instructions,
-                    site.location,
-                    site.known
-                        .as_ref()
-                        .map(|k| format!(" -- known: {k}"))
-                        .unwrap_or_default()
+                    "    differing accesses in {}: {} accesses by {} instructions [{}]",
+                    site.function, site.accesses, site.instructions, site.location
                 );
             }
         }

@@ -61,6 +61,65 @@ static inline void xor_into(uint32_t *dst, const uint32_t *src, unsigned n)
     for (unsigned i = 0; i < n; i++) dst[i] ^= src[i];
 }
 
+/* fixed sizes, unrolled (no loop, no size dispatch): dst[0..8) ^= src[0..8) and
+   dst[0..32) ^= src[0..32); on the M4 LDM/EOR/STM with four words per LDM */
+#if defined(__arm__) && !defined(HOST_BUILD)
+#define XOR4_STEP                                   \
+    "ldmia %[s]!, {r4, r5, r6, r7}\n\t"             \
+    "ldmia %[d], {r8, r9, r10, r11}\n\t"            \
+    "eor r8, r8, r4\n\t"                            \
+    "eor r9, r9, r5\n\t"                            \
+    "eor r10, r10, r6\n\t"                          \
+    "eor r11, r11, r7\n\t"                          \
+    "stmia %[d]!, {r8, r9, r10, r11}\n\t"
+static inline void xor8(uint32_t *dst, const uint32_t *src)
+{
+    __asm__ volatile(XOR4_STEP XOR4_STEP
+                     : [s] "+r"(src), [d] "+r"(dst)
+                     :
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "memory");
+}
+static inline void xor32(uint32_t *dst, const uint32_t *src)
+{
+    __asm__ volatile(XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP XOR4_STEP
+                     : [s] "+r"(src), [d] "+r"(dst)
+                     :
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "memory");
+}
+/* the forward butterfly's two passes in one: X ^= t, then Y ^= X (32 words each) */
+#define XOR2_STEP                                   \
+    "ldmia %[t]!, {r4, r5, r6, r7}\n\t"             \
+    "ldmia %[x], {r8, r9, r10, r11}\n\t"            \
+    "eor r8, r8, r4\n\t"                            \
+    "eor r9, r9, r5\n\t"                            \
+    "eor r10, r10, r6\n\t"                          \
+    "eor r11, r11, r7\n\t"                          \
+    "stmia %[x]!, {r8, r9, r10, r11}\n\t"           \
+    "ldmia %[y], {r4, r5, r6, r7}\n\t"              \
+    "eor r4, r4, r8\n\t"                            \
+    "eor r5, r5, r9\n\t"                            \
+    "eor r6, r6, r10\n\t"                           \
+    "eor r7, r7, r11\n\t"                           \
+    "stmia %[y]!, {r4, r5, r6, r7}\n\t"
+static inline void xor32_fused(uint32_t *x, uint32_t *y, const uint32_t *t)
+{
+    __asm__ volatile(XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP XOR2_STEP
+                     : [t] "+r"(t), [x] "+r"(x), [y] "+r"(y)
+                     :
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "memory");
+}
+#else
+static inline void xor8(uint32_t *dst, const uint32_t *src) { xor_into(dst, src, 8); }
+static inline void xor32(uint32_t *dst, const uint32_t *src) { xor_into(dst, src, 32); }
+static inline void xor32_fused(uint32_t *x, uint32_t *y, const uint32_t *t)
+{
+    for (unsigned i = 0; i < 32; i++) {
+        x[i] ^= t[i];
+        y[i] ^= x[i];
+    }
+}
+#endif
+
 /* ------------------------------------------------------------------ scalar tower field sec. 2.1 */
 static uint32_t tmul(uint32_t a, uint32_t b, unsigned k)
 {
@@ -316,17 +375,96 @@ void ibasis_cvt_ref(uint32_t *f, unsigned L)
         for (unsigned s = 0; s < (1u << L); s += 2u << k) div_s(f, s, k, 1);
 }
 
-/* per-word tables: BasisCvt_4 (resp. inverse) on both 16-bit halves of a word, by bytes */
-static uint32_t bc4_tab[4][256], ibc4_tab[4][256];
-
-static inline uint32_t tab4(const uint32_t t[4][256], uint32_t w)
+/* BasisCvt_4 (resp. its inverse) on both 16-bit lanes of a word at once, table-free: only
+   shifts, masks and XORs, so no memory address depends on the data (docs/fafft.md sec. 5.4).
+   Forward: in-place division by s_3 = x^8+x^4+x^2+x on each 16-bit lane, then by
+   s_2 = x^4+x on each byte, then by s_1 = x^2+x on each nibble (s_0 = x: nothing).  A division
+   by x^h + l(x), deg l <= h/2, is w ^= D((1+N) A): A the upper halves, D the right shifts by
+   h - e for the terms x^e of l, N = D restricted to the upper half; N^2 = 0 (every shift of N
+   is >= h/2), so (1+N)^{-1} = 1+N.
+   Inverse: the multiplications in reverse order, w ^= D(A) each. 16 resp. 8 instructions. */
+static inline uint32_t bc4x2(uint32_t w)
 {
-    return t[0][w & 255] ^ t[1][(w >> 8) & 255] ^ t[2][(w >> 16) & 255] ^ t[3][w >> 24];
+#if defined(__arm__) && !defined(HOST_BUILD)
+    /* the same 16 data-processing instructions, scheduled by hand (gcc spills otherwise) */
+    uint32_t a, u;
+    __asm__("and %[a], %[w], #0xff00ff00\n\t"
+            "eor %[u], %[a], %[a], lsr #2\n\t"
+            "eor %[u], %[u], %[a], lsr #3\n\t"
+            "eor %[w], %[w], %[u], lsr #4\n\t"
+            "and %[u], %[u], #0xf000f000\n\t"
+            "eor %[w], %[w], %[u], lsr #8\n\t"
+            "eor %[w], %[w], %[u], lsr #10\n\t"
+            "eor %[w], %[w], %[u], lsr #11\n\t"
+            "and %[a], %[w], #0xf0f0f0f0\n\t"
+            "eor %[w], %[w], %[a], lsr #3\n\t"
+            "and %[a], %[a], #0x80808080\n\t"
+            "eor %[w], %[w], %[a], lsr #6\n\t"
+            "and %[a], %[w], #0xcccccccc\n\t"
+            "eor %[w], %[w], %[a], lsr #1\n\t"
+            "and %[a], %[a], #0x88888888\n\t"
+            "eor %[w], %[w], %[a], lsr #2"
+            : [w] "+r"(w), [a] "=&r"(a), [u] "=&r"(u));
+    return w;
+#else
+    uint32_t a, u, v;
+    /* s_3, lanes of 16: D(A) = (A ^ A>>2 ^ A>>3) >> 4, N A = D(A) & 0x0f000f00 */
+    a = w & 0xff00ff00u;
+    u = a ^ (a >> 2) ^ (a >> 3);
+    w ^= u >> 4;
+    u &= 0xf000f000u;
+    v = u ^ (u >> 2) ^ (u >> 3);
+    w ^= v >> 8;
+    /* s_2, lanes of 8: D(A) = A >> 3, N A = (A & 0x80808080) >> 3 */
+    a = w & 0xf0f0f0f0u;
+    w ^= a >> 3;
+    w ^= (a & 0x80808080u) >> 6;
+    /* s_1, lanes of 4: D(A) = A >> 1, N A = (A & 0x88888888) >> 1 */
+    a = w & 0xccccccccu;
+    w ^= a >> 1;
+    w ^= (a & 0x88888888u) >> 2;
+    return w;
+#endif
+}
+
+static inline uint32_t ibc4x2(uint32_t w)
+{
+    uint32_t a;
+#if defined(__arm__) && !defined(HOST_BUILD)
+    __asm__("and %[a], %[w], #0xcccccccc\n\t"
+            "eor %[w], %[w], %[a], lsr #1\n\t"
+            "and %[a], %[w], #0xf0f0f0f0\n\t"
+            "eor %[w], %[w], %[a], lsr #3\n\t"
+            "and %[a], %[w], #0xff00ff00\n\t"
+            "eor %[w], %[w], %[a], lsr #4\n\t"
+            "eor %[w], %[w], %[a], lsr #6\n\t"
+            "eor %[w], %[w], %[a], lsr #7"
+            : [w] "+r"(w), [a] "=&r"(a));
+#else
+    a = w & 0xccccccccu;  /* times s_1 */
+    w ^= a >> 1;
+    a = w & 0xf0f0f0f0u;  /* times s_2 */
+    w ^= a >> 3;
+    a = w & 0xff00ff00u;  /* times s_3 */
+    w ^= (a ^ (a >> 2) ^ (a >> 3)) >> 4;
+#endif
+    return w;
+}
+
+/* test hooks: the two lane transforms on n words */
+void basis_cvt4_lanes(uint32_t *w, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) w[i] = bc4x2(w[i]);
+}
+
+void ibasis_cvt4_lanes(uint32_t *w, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) w[i] = ibc4x2(w[i]);
 }
 
 /* BasisCvt_8 of one 256-bit digit (8 words): Taylor expansion in s_4 = x^16 + x, then the
    column transform BasisCvt_4 over the 16 half-word digits, then BasisCvt_4 inside each
-   half-word (tables).  Every primitive step below is an involution, so ibc8 is the same
+   half-word (bc4x2, table-free).  Every primitive step below is an involution, so ibc8 is the same
    sequence reversed. */
 static inline void bc8(uint32_t *p)
 {
@@ -355,14 +493,14 @@ static inline void bc8(uint32_t *p)
     w5 ^= w5 >> 16; w4 ^= w5 << 16;
     w7 ^= w7 >> 16; w6 ^= w7 << 16;
     /* rows: BasisCvt_4 inside each half-word */
-    p[0] = tab4(bc4_tab, w0); p[1] = tab4(bc4_tab, w1); p[2] = tab4(bc4_tab, w2); p[3] = tab4(bc4_tab, w3);
-    p[4] = tab4(bc4_tab, w4); p[5] = tab4(bc4_tab, w5); p[6] = tab4(bc4_tab, w6); p[7] = tab4(bc4_tab, w7);
+    p[0] = bc4x2(w0); p[1] = bc4x2(w1); p[2] = bc4x2(w2); p[3] = bc4x2(w3);
+    p[4] = bc4x2(w4); p[5] = bc4x2(w5); p[6] = bc4x2(w6); p[7] = bc4x2(w7);
 }
 
 static inline void ibc8(uint32_t *p)
 {
-    uint32_t w0 = tab4(ibc4_tab, p[0]), w1 = tab4(ibc4_tab, p[1]), w2 = tab4(ibc4_tab, p[2]), w3 = tab4(ibc4_tab, p[3]);
-    uint32_t w4 = tab4(ibc4_tab, p[4]), w5 = tab4(ibc4_tab, p[5]), w6 = tab4(ibc4_tab, p[6]), w7 = tab4(ibc4_tab, p[7]);
+    uint32_t w0 = ibc4x2(p[0]), w1 = ibc4x2(p[1]), w2 = ibc4x2(p[2]), w3 = ibc4x2(p[3]);
+    uint32_t w4 = ibc4x2(p[4]), w5 = ibc4x2(p[5]), w6 = ibc4x2(p[6]), w7 = ibc4x2(p[7]);
     w6 ^= w7 << 16; w7 ^= w7 >> 16;
     w4 ^= w5 << 16; w5 ^= w5 >> 16;
     w2 ^= w3 << 16; w3 ^= w3 >> 16;
@@ -390,7 +528,14 @@ static inline void ibc8(uint32_t *p)
 /* The element-level transform is a fixed sequence of element XORs; fafft_init records it once
    (indices of destination and source elements) and the transforms replay the list. */
 #define EBC_LC (FAFFT_LBITS - 8)
-static uint32_t fbuf[FAFFT_WORDS];
+/* the basis-conversion buffer of the forward transforms; fafft_mul reuses it for the
+   pointwise product once both forwards are done (the same 2^l words) */
+static union {
+    uint32_t w[FAFFT_WORDS];
+    fafft_vals_t v;
+} fbuf_u;
+_Static_assert(sizeof(fafft_vals_t) == FAFFT_WORDS * sizeof(uint32_t), "one transform = 2^l words");
+#define fbuf (fbuf_u.w)
 #define EBC_MAXOPS 8192
 static uint16_t ebc_ops[2][EBC_MAXOPS][2];
 static unsigned ebc_nops[2];
@@ -454,7 +599,7 @@ static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
         return;
     }
     const uint16_t(*op)[2] = ebc_ops[inverse];
-    for (unsigned i = 0, n = ebc_nops[inverse]; i < n; i++) xor_into(f + EW * op[i][0], f + EW * op[i][1], EW);
+    for (unsigned i = 0, n = ebc_nops[inverse]; i < n; i++) xor8(f + EW * op[i][0], f + EW * op[i][1]);
 }
 
 /* one Taylor level on words: segment of 2H words, divide by x^h + x^d (h = 32H bits);
@@ -595,6 +740,21 @@ static void build_leaves(void)
 /* X ^= c * Y with c = gamma_j + s, s given by leaves (per bit position) */
 static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv, int f8, int inverse)
 {
+#if defined(FAFFT_USE_ASM)
+    /* t = gamma_j * Y + s * Y, then X ^= t (and, forward, Y ^= X in the same pass) */
+    uint32_t t[32];
+    if (inverse) xor32(Y, X);
+    gamma_asm[j](t, Y);
+    if (f8) {
+        bs_mulacc8(t, Y, lv); bs_mulacc8(t + 8, Y + 8, lv);
+        bs_mulacc8(t + 16, Y + 16, lv); bs_mulacc8(t + 24, Y + 24, lv);
+    } else {
+        bs_mulacc16(t, Y, lv); bs_mulacc16(t + 16, Y + 16, lv);
+    }
+    if (inverse) xor32(X, t);
+    else xor32_fused(X, Y, t);
+    return;
+#endif
     if (inverse) xor_into(Y, X, 32);
     gamma_acc(j, X, Y);
     if (f8) {
@@ -619,6 +779,15 @@ static void (*const s0prog[64])(uint32_t *, const uint32_t *) = {
 
 static inline void bfly_u(uint32_t *X, uint32_t *Y, unsigned j, unsigned k, int inverse)
 {
+#if defined(FAFFT_USE_ASM)
+    uint32_t t[32];
+    if (inverse) xor32(Y, X);
+    gamma_asm[j](t, Y);
+    if (k) s0prog[k](t, Y);
+    if (inverse) xor32(X, t);
+    else xor32_fused(X, Y, t);
+    return;
+#endif
     if (inverse) xor_into(Y, X, 32);
     gamma_acc(j, X, Y);
     if (k) s0prog[k](X, Y);
@@ -736,10 +905,10 @@ void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words
     fafft_forward(&vb, g, words, fbuf);
     STAGE_STOP("forward(g)");
     STAGE_START();
-    fafft_pointwise(&va, &vb);
+    fafft_pointwise3(&fbuf_u.v, &va, &vb);   /* no copy back */
     STAGE_STOP("pointwise");
     STAGE_START();
-    fafft_inverse(h, &va);
+    fafft_inverse(h, &fbuf_u.v);
     STAGE_STOP("inverse");
 }
 
@@ -886,8 +1055,38 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
 
 void clmul_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n) { kara_full(r, a, b, n, kscratch); }
 
+static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *tmp);
+
+/* n = 3t: a = a0 + a1 X + a2 X^2 (X = x^(32t)), the low 3t words of a*b are
+   a0b0 + (a0b1 + a1b0) X + low_t(a0b2 + a1b1 + a2b0) X^2 with a0b1 + a1b0 by Karatsuba:
+   3 full t-word products and 2 truncated ones (docs/fafft.md sec. 9.10) */
+static void kara_low3(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned t, uint32_t *tmp)
+{
+    uint32_t *as = tmp, *bs = tmp + t, *m = tmp + 2 * t, *s = tmp + 4 * t, *lw = tmp + 6 * t,
+             *next = tmp + 7 * t;
+    kara_full(r, a, b, t, next);                /* a0 b0 -> r[0..2t) */
+    kara_full(m, a + t, b + t, t, next);        /* a1 b1 */
+    for (unsigned i = 0; i < t; i++) {
+        as[i] = a[i] ^ a[t + i];
+        bs[i] = b[i] ^ b[t + i];
+    }
+    kara_full(s, as, bs, t, next);              /* (a0 + a1)(b0 + b1) */
+    xor_into(s, r, 2 * t);
+    xor_into(s, m, 2 * t);                      /* a0b1 + a1b0 */
+    memcpy(r + 2 * t, m, t * sizeof(uint32_t)); /* low_t(a1 b1) */
+    xor_into(r + t, s, 2 * t);
+    kara_low(lw, a, b + 2 * t, t, next);
+    xor_into(r + 2 * t, lw, t);
+    kara_low(lw, a + 2 * t, b, t, next);
+    xor_into(r + 2 * t, lw, t);
+}
+
 static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n, uint32_t *tmp)
 {
+    if (n >= 6 && n % 3 == 0) {
+        kara_low3(r, a, b, n / 3, tmp);
+        return;
+    }
     if (n <= 3 || (n & 1)) {
         memset(r, 0, n * sizeof(uint32_t));
         for (unsigned i = 0; i < n; i++) {
@@ -919,29 +1118,47 @@ void crt_times_il(uint32_t *u, const uint32_t *t) { clmul_low(u, t, IL_plain, CR
 /* u = t * M^{-1} mod x^c without IL: solve M u = t (mod x^c) word by word, using the sparse M.
    After u[w] is known its contributions u[w] x^(32w) * (M - 1) are pushed into the later words
    (per residue class r = e mod 32 one shifted pair lo/hi); the exponents e < 32 act inside a
-   word, where S(x) = x + sum_{0<e<32} x<<e (mod 2^32) is unitriangular: u[w] = S^{-1}(acc[w])
-   by byte tables.  Same u as crt_times_il (tested). */
-static uint32_t sinv_tab[4][256];
-
-static void build_sinv(void)
+   word, where S(x) = x + sum_{0<e<32, e in M} x<<e (mod 2^32) = x * P mod x^32 with the public
+   P = 1 + sum x^e.  So u[w] = S^{-1}(acc[w]) = acc[w] * Q mod x^32, Q = P^{-1} mod x^32, applied
+   as one shifted EOR per set bit of Q (no table, no data-dependent address; docs/fafft.md
+   sec. 9.9).  P and Q are folded at compile time from the static const header arrays.  Same u
+   as crt_times_il (tested). */
+static inline __attribute__((always_inline)) uint32_t sinv_p(void)
 {
-    uint32_t low = 0;   /* bit e set for exponents 0 < e < 32 of M */
+    uint32_t low = 1;
+#pragma GCC unroll 40
     for (unsigned r = 1; r < 32; r++)
+#pragma GCC unroll 200
         for (unsigned o = (unsigned)minpoly_offsets[r]; o < (unsigned)minpoly_offsets[r + 1]; o++)
             if (minpoly_flat[o] == 0) low |= 1u << r;
-    for (unsigned p = 0; p < 4; p++)
-        for (unsigned v = 0; v < 256; v++) {
-            uint32_t x = v << (8 * p);
-            /* forward substitution: find x' with S(x') = v << 8p */
-            uint32_t y = x, r = 0;
-            for (unsigned i = 0; i < 32; i++)
-                if ((y >> i) & 1u) {
-                    r |= 1u << i;
-                    y ^= (low << i) | (1u << i);
-                }
-            sinv_tab[p][v] = r;
-        }
+    return low;
 }
+
+/* Q = P^{-1} mod x^32 by forward substitution (P has constant term 1) */
+static inline __attribute__((always_inline)) uint32_t sinv_q(void)
+{
+    const uint32_t p = sinv_p();
+    uint32_t y = 1, q = 0;
+#pragma GCC unroll 32
+    for (unsigned i = 0; i < 32; i++)
+        if ((y >> i) & 1u) {
+            q |= 1u << i;
+            y ^= p << i;
+        }
+    return q;
+}
+
+static inline __attribute__((always_inline)) uint32_t sinv_apply(uint32_t v)
+{
+    const uint32_t q = sinv_q();
+    uint32_t x = 0;
+#pragma GCC unroll 32
+    for (unsigned j = 0; j < 32; j++)
+        if ((q >> j) & 1u) x ^= v << j;
+    return x;
+}
+
+uint32_t crt_sinv_q(void) { return sinv_q(); }
 
 /* Pull form: u[w] = S^{-1}( t[w] + sum_{e in M, 32 <= e < c} (u x^e)[w] + sum_{0 < e < 32} u[w-1] >> (32-e) ).
    u is zero-padded below word 0, so every word has the same body; the loops over the
@@ -972,7 +1189,7 @@ void crt_solve_u(uint32_t *u, const uint32_t *t)
 {
     uint32_t *ue = solve_ue + CRT_WORDS;     /* solve_ue[0..CRT_WORDS) stays zero */
     for (unsigned w = 0; w < CRT_WORDS; w++)
-        ue[w] = tab4((const uint32_t(*)[256])sinv_tab, t[w] ^ solve_terms(ue + w));
+        ue[w] = sinv_apply(t[w] ^ solve_terms(ue + w));
     memcpy(u, ue, CRT_WORDS * sizeof(uint32_t));
 }
 
@@ -1093,6 +1310,36 @@ void hqc_ring_mul_pre(uint32_t *r, const uint32_t *f, const fafft_vals_t *tf, co
 void hqc_fold(uint32_t *r, const uint32_t *h)
 {
     const unsigned q = HQC_N / 32, s = HQC_N % 32;
+#if defined(__arm__) && !defined(HOST_BUILD)
+    if (s && HQC_WORDS >= 4) {
+        /* four words per iteration: r[i] = h[i] ^ h[q+i] >> s ^ h[q+i+1] << (32-s) */
+        const uint32_t *hh = h, *hq = h + q;
+        uint32_t *rr = r;
+        unsigned cnt = HQC_WORDS / 4;
+        __asm__ volatile(
+            "1:\n\t"
+            "ldmia %[hq]!, {r4, r5, r6, r7}\n\t"
+            "ldr r8, [%[hq]]\n\t"
+            "ldmia %[h]!, {r9, r10, r11, r12}\n\t"
+            "eor r9, r9, r4, lsr %[s]\n\t"
+            "eor r9, r9, r5, lsl %[t]\n\t"
+            "eor r10, r10, r5, lsr %[s]\n\t"
+            "eor r10, r10, r6, lsl %[t]\n\t"
+            "eor r11, r11, r6, lsr %[s]\n\t"
+            "eor r11, r11, r7, lsl %[t]\n\t"
+            "eor r12, r12, r7, lsr %[s]\n\t"
+            "eor r12, r12, r8, lsl %[t]\n\t"
+            "stmia %[r]!, {r9, r10, r11, r12}\n\t"
+            "subs %[n], %[n], #1\n\t"
+            "bne 1b\n\t"
+            : [hq] "+r"(hq), [h] "+r"(hh), [r] "+r"(rr), [n] "+r"(cnt)
+            : [s] "i"(HQC_N % 32), [t] "i"(32 - HQC_N % 32)
+            : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cc", "memory");
+        for (unsigned i = HQC_WORDS & ~3u; i < HQC_WORDS; i++) r[i] = h[i] ^ (h[q + i] >> s) ^ (h[q + i + 1] << (32 - s));
+        r[HQC_WORDS - 1] &= (1u << s) - 1;
+        return;
+    }
+#endif
     for (unsigned i = 0; i < HQC_WORDS; i++) {
         uint32_t hi = s ? (h[q + i] >> s) | (h[q + i + 1] << (32 - s)) : h[q + i];
         r[i] = h[i] ^ hi;
@@ -1140,19 +1387,6 @@ void fafft_init(void)
 #if FAFFT_L >= 13
     GROWS(13);
 #endif
-    /* basis-conversion byte tables: BasisCvt_4 on each half-word */
-    for (unsigned p = 0; p < 4; p++)
-        for (unsigned x = 0; x < 256; x++) {
-            uint32_t w = x << (8 * p);
-            uint32_t lo = w & 0xffff, hi = w >> 16, ilo = lo, ihi = hi;
-            basis_cvt_ref(&lo, 4); basis_cvt_ref(&hi, 4);
-            ibasis_cvt_ref(&ilo, 4); ibasis_cvt_ref(&ihi, 4);
-            bc4_tab[p][x] = lo | (hi << 16);
-            ibc4_tab[p][x] = ilo | (ihi << 16);
-        }
     build_leaves();
     ebc_record();
-#if CRT_C
-    build_sinv();
-#endif
 }

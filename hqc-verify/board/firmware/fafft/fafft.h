@@ -41,6 +41,9 @@ void basis_cvt(uint32_t *f, unsigned L);
 void ibasis_cvt(uint32_t *f, unsigned L);
 void basis_cvt_ref(uint32_t *f, unsigned L);   /* bit-level reference, docs/fafft.md section 5.2 */
 void ibasis_cvt_ref(uint32_t *f, unsigned L);
+/* BasisCvt_4 (resp. inverse) on both 16-bit lanes of each of n words, table-free (test hook) */
+void basis_cvt4_lanes(uint32_t *w, unsigned n);
+void ibasis_cvt4_lanes(uint32_t *w, unsigned n);
 
 /* pipeline stages */
 void fafft_encode(fafft_vals_t *v, const uint32_t *g);      /* g: FAFFT_WORDS LCH words */
@@ -70,6 +73,8 @@ void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr);
 void crt_times_il(uint32_t *u, const uint32_t *t);
 /* u = t * M^{-1} mod x^c by a sparse triangular solve with M (no IL table; same result) */
 void crt_solve_u(uint32_t *u, const uint32_t *t);
+/* Q = P^{-1} mod x^32, P = 1 + sum_{0<e<32, e in M} x^e (the constant crt_solve_u applies) */
+uint32_t crt_sinv_q(void);
 /* r = h mod (x^n - 1), h: 2n-1 bits */
 void hqc_fold(uint32_t *r, const uint32_t *h);
 /* r = f*g mod (x^n - 1) */

@@ -64,6 +64,64 @@ int main(void)
         basis_cvt_ref(&w, 5);
         check(w == 0x8f7003fb, "BasisCvt(0xdeadbeef, 5) = 0x8f7003fb");
     }
+    /* the table-free lane transform BasisCvt_4 x 2 (docs/fafft.md section 5.4) against the bit-level
+       reference, exhaustively: every 16-bit value in the low lane, a scrambled one in the high lane */
+    {
+        static uint32_t lw[256];
+        int okf = 1, oki = 1, okr = 1;
+        for (uint32_t x0 = 0; x0 < 65536; x0 += 256) {
+            for (uint32_t k = 0; k < 256; k++) {
+                uint32_t lo = x0 + k, hi = (lo * 40503u + 0x9e37u) & 0xffffu;
+                lw[k] = lo | (hi << 16);
+            }
+            static uint32_t fw[256], iw[256];
+            memcpy(fw, lw, sizeof fw);
+            memcpy(iw, lw, sizeof iw);
+            basis_cvt4_lanes(fw, 256);
+            ibasis_cvt4_lanes(iw, 256);
+            for (uint32_t k = 0; k < 256; k++) {
+                uint32_t lo = lw[k] & 0xffffu, hi = lw[k] >> 16, ilo = lo, ihi = hi;
+                basis_cvt_ref(&lo, 4); basis_cvt_ref(&hi, 4);
+                ibasis_cvt_ref(&ilo, 4); ibasis_cvt_ref(&ihi, 4);
+                okf &= fw[k] == (lo | (hi << 16));
+                oki &= iw[k] == (ilo | (ihi << 16));
+            }
+            ibasis_cvt4_lanes(fw, 256);
+            okr &= memcmp(fw, lw, sizeof fw) == 0;
+        }
+        check(okf, "BasisCvt_4 on both 16-bit lanes (table-free) = reference, all 2^16 lane values");
+        check(oki, "iBasisCvt_4 on both 16-bit lanes (table-free) = reference, all 2^16 lane values");
+        check(okr, "iBasisCvt_4 lanes(BasisCvt_4 lanes(w)) = w");
+    }
+    /* edge vectors of the full transform: zero, all ones, monomials x^u, alternating patterns */
+    {
+        static const unsigned us[] = {0, 1, 15, 16, 31, 32, 127, 128, 255, 256, 257, 4095, 4096, FAFFT_N / 2 - 1, FAFFT_N / 2, FAFFT_N - 1};
+        int okf = 1, okr = 1;
+        for (unsigned q = 0; q < sizeof us / sizeof us[0] + 4; q++) {
+            if (q < sizeof us / sizeof us[0]) {
+                memset(buf1, 0, sizeof buf1);
+                buf1[us[q] / 32] = 1u << (us[q] % 32);
+            } else {
+                static const uint32_t pat[4] = {0, 0xffffffffu, 0xaaaaaaaau, 0x0f0f00ffu};
+                for (unsigned i = 0; i < FAFFT_WORDS; i++) buf1[i] = pat[q - sizeof us / sizeof us[0]];
+            }
+            memcpy(buf2, buf1, sizeof buf1);
+            memcpy(buf3, buf1, sizeof buf1);
+            basis_cvt(buf2, FAFFT_LBITS);
+            basis_cvt_ref(buf3, FAFFT_LBITS);
+            okf &= memcmp(buf2, buf3, sizeof buf2) == 0;
+            ibasis_cvt(buf2, FAFFT_LBITS);
+            okr &= memcmp(buf2, buf1, sizeof buf2) == 0;
+        }
+        check(okf, "fast BasisCvt = reference on edge vectors (zero, ones, monomials, patterns)");
+        check(okr, "iBasisCvt(BasisCvt(f)) = f on edge vectors");
+        /* the inverse against the inverse reference on seeded random input */
+        for (unsigned i = 0; i < FAFFT_WORDS; i++) buf1[i] = rnd32();
+        memcpy(buf2, buf1, sizeof buf1);
+        ibasis_cvt(buf1, FAFFT_LBITS);
+        ibasis_cvt_ref(buf2, FAFFT_LBITS);
+        check(memcmp(buf1, buf2, sizeof buf1) == 0, "fast iBasisCvt = reference (seeded random)");
+    }
     /* fast vs reference, full transform size, dense and HQC-sparse inputs; round trip */
     for (int rep = 0; rep < 2; rep++) {
         for (unsigned i = 0; i < FAFFT_WORDS; i++) buf1[i] = (rep == 1 && i >= HQC_WORDS) ? 0 : rnd32();

@@ -109,6 +109,29 @@ int main(void)
         check(ok, "CRT lift of all-ones recovers sum x^(2i)");
     }
 
+    /* truncated and full carry-less products against the bit-serial schoolbook, at the sizes
+       of every Karatsuba split (binary, 3-way, odd, the residue sizes) */
+    {
+        static const unsigned ns[] = {1, 2, 3, 4, 5, 6, 7, 9, 12, 16, 18, 24, 32, 48, 64, 96};
+        static uint32_t pa[96], pb[96], pr[192], ps[192];
+        int okl = 1, okf = 1;
+        for (unsigned q = 0; q < sizeof ns / sizeof ns[0]; q++) {
+            unsigned n = ns[q];
+            for (int rep = 0; rep < 2; rep++) {
+                for (unsigned i = 0; i < n; i++) {
+                    pa[i] = rep ? 0xffffffffu : rnd32();
+                    pb[i] = rep ? 0xffffffffu : rnd32();
+                }
+                school(ps, pa, pb, n);
+                clmul_low(pr, pa, pb, n);
+                okl &= memcmp(pr, ps, n * sizeof(uint32_t)) == 0;
+                clmul_full(pr, pa, pb, n);
+                okf &= memcmp(pr, ps, 2 * n * sizeof(uint32_t)) == 0;
+            }
+        }
+        check(okl, "clmul_low = schoolbook mod x^(32n), n = 1..96 (binary and 3-way splits)");
+        check(okf, "clmul_full = schoolbook, n = 1..96");
+    }
 #if CRT_C
     /* the sparse solve gives the same u as the IL product, and IL * M = 1 mod x^c */
     {
@@ -121,6 +144,34 @@ int main(void)
             ok &= memcmp(u1, u2, sizeof u1) == 0;
         }
         check(ok, "sparse solve u = t/M mod x^c equals t*IL mod x^c");
+        /* edge vectors: single bits at word edges, all ones, one dense word at the end */
+        ok = 1;
+        for (unsigned q = 0; q < 7; q++) {
+            memset(t, 0, sizeof t);
+            switch (q) {
+            case 0: t[0] = 1; break;
+            case 1: t[0] = 0x80000000u; break;
+            case 2: t[1] = 1; break;
+            case 3: t[CRT_WORDS - 1] = 0x80000000u; break;
+            case 4: memset(t, 0xff, sizeof t); break;
+            case 5: t[CRT_WORDS - 1] = 0xffffffffu; break;
+            default: for (unsigned i = 0; i < CRT_WORDS; i++) t[i] = i & 1 ? 0x55555555u : 0xaaaaaaaau;
+            }
+            crt_times_il(u1, t);
+            crt_solve_u(u2, t);
+            ok &= memcmp(u1, u2, sizeof u1) == 0;
+        }
+        check(ok, "sparse solve = IL product on edge vectors");
+        /* the in-word inverse Q: P * Q = 1 mod x^32, P from M's exponents 0 < e < 32 (bit-serial) */
+        {
+            uint32_t p = 1, q = crt_sinv_q(), pq = 0;
+            for (unsigned r = 1; r < 32; r++)
+                for (int o = minpoly_offsets[r]; o < minpoly_offsets[r + 1]; o++)
+                    if (minpoly_flat[o] == 0) p |= 1u << r;
+            for (unsigned j = 0; j < 32; j++)
+                if ((q >> j) & 1u) pq ^= p << j;
+            check(pq == 1, "S^{-1}: P * Q = 1 mod x^32");
+        }
         /* M * IL = 1 mod x^c via the reconstruction routine: h = 0 + M * IL */
         memset(h, 0, sizeof h);
         crt_times_il(u1, (memset(t, 0, sizeof t), t[0] = 1, t));
