@@ -56,6 +56,14 @@ int32_t m4kem_expand_prepare(uint32_t level, uint32_t weight, uint32_t *sup);
 int32_t m4kem_expand_once(uint32_t level, uint32_t reference, const uint32_t *sup, uint32_t weight,
                           uint64_t *out);
 
+/* Keccak (src/keccak.rs): the permutation and sponge in use against the portable ones (returns
+   the number of mismatches); a fixed interleaved state (50 words); one permutation of it
+   (which = 0: the one in use, 1: the portable one with the interleaving, 2: the portable one
+   alone on the words as 25 lanes; state 8-byte aligned) */
+uint32_t m4kem_keccak_selftest(uint32_t seed, uint32_t trials);
+int32_t m4kem_keccak_prepare(uint32_t *state);
+int32_t m4kem_keccak_once(uint32_t which, uint32_t *state);
+
 /* key caching (src/cache.rs, only with the m4kem feature cache: build.sh FEATURES=cache): Encaps / Decaps through the level's static key cache (same
    results as m4kem_encaps / m4kem_decaps); its RAM (bytes of the cache object, bytes of one C
    transform slot, slots held on a hit) and hit/miss counts */

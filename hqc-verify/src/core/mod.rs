@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | [`params`] | §1–§3 | parameter sets, flavours, sizes |
 //! | [`ct`] | §6.3, §15 | constant-time masks |
+//! | [`keccak`] | §5.3 | Keccak-f[1600] (portable; Thumb-2 on the board) and the sponge |
 //! | [`xof`] | §5 | SHAKE256 XOF with the flavour read rule; G, H, I, J |
 //! | [`prng`] | §5.1, §12 | HQC's SHAKE256 PRNG and the KAT seeds |
 //! | [`sampling`] | §6 | keygen and encryption samplers |
@@ -21,6 +22,7 @@
 pub mod code;
 pub mod ct;
 pub mod error;
+pub mod keccak;
 pub mod kem;
 pub mod keycache;
 pub mod mul;

@@ -7,8 +7,7 @@
 //! 48·i; for each entry a fresh instance seeded with that seed supplies seed_kem (32 bytes),
 //! then m (k bytes), then salt (16 bytes).
 
-use sha3::digest::{ExtendableOutput, Update, XofReader};
-use sha3::{Shake256, Shake256Reader};
+use super::keccak::{NativeState, Sponge};
 
 /// Domain byte of the PRNG (2025-08 versions, both flavours).
 pub const PRNG_DOMAIN: u8 = 0x00;
@@ -32,19 +31,17 @@ pub trait RandomSource {
 
 /// HQC's SHAKE256-based PRNG (deterministic; KAT mode).
 pub struct ShakePrng {
-    reader: Shake256Reader,
+    sponge: Sponge<NativeState>,
 }
 
 impl ShakePrng {
     /// prng_init(entropy, personalization).
     pub fn new(entropy: &[u8], personalization: &[u8]) -> Self {
-        let mut h = Shake256::default();
-        h.update(entropy);
-        h.update(personalization);
-        h.update(&[PRNG_DOMAIN]);
-        ShakePrng {
-            reader: h.finalize_xof(),
-        }
+        let mut sponge = Sponge::shake256();
+        sponge.absorb(entropy);
+        sponge.absorb(personalization);
+        sponge.absorb(&[PRNG_DOMAIN]);
+        ShakePrng { sponge }
     }
 
     /// The outer KAT PRNG (entropy 0x00 … 0x2F, empty personalization).
@@ -55,7 +52,7 @@ impl ShakePrng {
 
 impl RandomSource for ShakePrng {
     fn fill(&mut self, out: &mut [u8]) {
-        self.reader.read(out);
+        self.sponge.squeeze(out);
     }
 }
 

@@ -10,8 +10,11 @@
 //!
 //! # Constant time (§6.3)
 //! Positions are secret. Candidates are compared with *every* slot of the support under
-//! masks, accepted positions are written to every slot under an equality mask on the
-//! slot index, and the dense expansion ([`expand_support`]) is a masked scan. The only data-dependent quantity is the number of candidates drawn by the
+//! masks; the keygen sampler keeps its support as 16-bit lanes, two per word, and shifts every
+//! slot up by one under the accept mask (a shift register, newest first, reversed at the end
+//! into sampling order), and the dense
+//! expansion ([`expand_support`]) is a masked scan. The only data-dependent quantity is the
+//! number of candidates drawn by the
 //! keygen sampler (rejections and duplicates), which the reference leaks as well and which
 //! is inherent to rejection sampling.
 
@@ -136,8 +139,7 @@ impl Candidates {
                 (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32
             }
             Candidates::Stream => {
-                let mut b = [0u8; 3];
-                xof.read(&mut b);
+                let b = xof.read_array::<3>();
                 b[0] as u32 | (b[1] as u32) << 8 | (b[2] as u32) << 16
             }
         }
@@ -150,12 +152,73 @@ impl Candidates {
 /// # Preconditions
 /// `support.len() <= MAX_WEIGHT`.
 pub fn sample_keygen<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut [u32]) {
+    const _: () = assert!(MAX_WEIGHT < 256);
     let w = support.len();
     let n = P::N as u32;
     let t = P::REJECTION_THRESHOLD as u64;
     let mut src = Candidates::new(flavour, w);
-    // Free slots hold u32::MAX, which never equals a position (< n < 2^24), so the
-    // duplicate test needs no "slot in use" mask.
+    // The accepted positions, newest first, two 16-bit lanes per word (n < 2^16 at every
+    // level): slot i is lane i mod 2 of word i / 2. Free slots hold 0xFFFF, which never equals
+    // a position, so the duplicate test needs no "slot in use" mask.
+    let mut packed = [u32::MAX; MAX_WEIGHT.div_ceil(2)];
+    let nw = w.div_ceil(2);
+    let slots = &mut packed[..nw];
+    let mut count: u32 = 0;
+    while (count as usize) < w {
+        let c = src.next(xof);
+        let valid = mask_lt_u64(c as u64, t) as u32;
+        let pos = barrett_reduce(c, n, P::BARRETT_MU);
+        let dup = any_lane_equal(pos, slots);
+        let accept = barrier(valid & !dup);
+        shift_in_lanes(slots, pos, accept);
+        count += accept & 1;
+    }
+    // Sampling order is the reverse of the shift register's (a fixed permutation).
+    for (i, s) in support.iter_mut().enumerate() {
+        let slot = w - 1 - i;
+        *s = (packed[slot / 2] >> (16 * (slot % 2))) & 0xFFFF;
+    }
+}
+
+/// All-ones if some 16-bit lane of `slots` equals `pos` (< 2^16), else zero; constant time.
+/// A lane of v = word ^ (pos in both lanes) is zero iff equal, and
+/// (v − 0x0001_0001) & !v has bit 15 or 31 set iff v has a zero lane (exact: a borrow into the
+/// upper lane only comes from a zero lower lane). Three instructions and a load per two slots.
+#[inline]
+fn any_lane_equal(pos: u32, slots: &[u32]) -> u32 {
+    let pp = pos.wrapping_mul(0x0001_0001);
+    let mut acc = 0u32;
+    for &s in slots {
+        let v = s ^ pp;
+        acc |= v.wrapping_sub(0x0001_0001) & !v;
+    }
+    let x = acc & 0x8000_8000;
+    ((x | x.wrapping_neg()) >> 31).wrapping_neg()
+}
+
+/// Under the mask `accept` (all-ones or zero), shifts the 16-bit slots up by one (slot i to
+/// i + 1) and puts `pos` in slot 0; with `accept` = 0 nothing changes. Every word is read and
+/// written whatever the mask.
+#[inline]
+fn shift_in_lanes(slots: &mut [u32], pos: u32, accept: u32) {
+    let mut prev = pos << 16;
+    for s in slots.iter_mut() {
+        let cur = *s;
+        let shifted = (cur << 16) | (prev >> 16);
+        *s = cur ^ (accept & (shifted ^ cur));
+        prev = cur;
+    }
+}
+
+/// The keygen sampler of the previous version (accepted positions written to slot `count`
+/// under an equality mask on every slot index): the reference [`sample_keygen`] is tested
+/// against.
+#[doc(hidden)]
+pub fn sample_keygen_reference<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut [u32]) {
+    let w = support.len();
+    let n = P::N as u32;
+    let t = P::REJECTION_THRESHOLD as u64;
+    let mut src = Candidates::new(flavour, w);
     support.fill(u32::MAX);
     let mut count: u32 = 0;
     while (count as usize) < w {
@@ -259,6 +322,53 @@ mod tests {
             assert_eq!(any_equal(x, &list), want, "x = {x:#x}");
         }
         assert_eq!(any_equal(3, &[]), 0);
+    }
+
+    fn keygen_sampler_equals_reference<P: ParamSet>() {
+        for f in [Flavour::V2026_02, Flavour::V5_0_0] {
+            for k in 0..40u8 {
+                let seed = [k.wrapping_mul(37) ^ 0x5A; 32];
+                let mut a = Xof::new(&seed, f);
+                let mut b = Xof::new(&seed, f);
+                for w in [P::W, P::W, 1, 2, 3, MAX_WEIGHT] {
+                    let mut x = [0u32; MAX_WEIGHT];
+                    let mut y = [0u32; MAX_WEIGHT];
+                    sample_keygen::<P>(&mut a, f, &mut x[..w]);
+                    sample_keygen_reference::<P>(&mut b, f, &mut y[..w]);
+                    assert_eq!(x[..w], y[..w], "{f:?} seed {k} w {w}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_membership_and_shift() {
+        // positions fit a 16-bit lane with 0xFFFF free at every level
+        assert!(Hqc1::N < 0xFFFF && Hqc3::N < 0xFFFF && Hqc5::N < 0xFFFF);
+        let vals = [
+            0u32, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFE, 0x0101, 17_668, 57_636,
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                let slots = [a | b << 16, u32::MAX];
+                for &x in &vals {
+                    let want = if x == a || x == b { u32::MAX } else { 0 };
+                    assert_eq!(any_lane_equal(x, &slots), want, "{a:#x} {b:#x} {x:#x}");
+                }
+            }
+        }
+        let mut s = [0x0002_0001u32, 0xFFFF_0003];
+        shift_in_lanes(&mut s, 9, 0);
+        assert_eq!(s, [0x0002_0001, 0xFFFF_0003]);
+        shift_in_lanes(&mut s, 9, u32::MAX);
+        assert_eq!(s, [0x0001_0009, 0x0003_0002]);
+    }
+
+    #[test]
+    fn keygen_sampler_equals_the_reference() {
+        keygen_sampler_equals_reference::<Hqc1>();
+        keygen_sampler_equals_reference::<Hqc3>();
+        keygen_sampler_equals_reference::<Hqc5>();
     }
 
     #[test]

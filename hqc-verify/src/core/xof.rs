@@ -10,10 +10,11 @@
 //! | J | SHA3-256 | H(ek) ‖ σ ‖ ct ‖ 0x03 | K̄ |
 //!
 //! Domain bytes are appended after all inputs (§14.2). The KAT PRNG (domain 0x00, never
-//! aligned) is in [`crate::core::prng`].
+//! aligned) is in [`crate::core::prng`]. All of them run on the one sponge of
+//! [`crate::core::keccak`] (portable Keccak-f\[1600\] on the host, the Thumb-2 routine on the
+//! board with feature `m4-asm`).
 
-use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
-use sha3::{Sha3_256, Sha3_512, Shake256, Shake256Reader};
+use super::keccak::{sha3_256, sha3_512, NativeState, Sponge};
 
 use super::params::{Flavour, SEED_BYTES};
 
@@ -35,19 +36,32 @@ pub const J_DOMAIN: u8 = 0x03;
 /// * v5.0.0: when L mod 8 ≠ 0 the stream advances by 8·⌈L/8⌉ bytes; the bytes beyond L of
 ///   the last 8-byte block are discarded.
 pub struct Xof {
-    reader: Shake256Reader,
+    sponge: Sponge<NativeState>,
     aligned: bool,
 }
 
 impl Xof {
     /// XOF(seed) for the given flavour.
     pub fn new(seed: &[u8], flavour: Flavour) -> Self {
-        let mut h = Shake256::default();
-        Update::update(&mut h, seed);
-        Update::update(&mut h, &[XOF_DOMAIN]);
+        let mut sponge = Sponge::shake256();
+        sponge.absorb(seed);
+        sponge.absorb(&[XOF_DOMAIN]);
         Xof {
-            reader: h.finalize_xof(),
+            sponge,
             aligned: flavour.aligned_reads(),
+        }
+    }
+
+    /// One read of `N` bytes (the same as [`Xof::read`] of an `N`-byte buffer), a fixed-size
+    /// copy when the bytes are in the current block.
+    #[inline]
+    pub fn read_array<const N: usize>(&mut self) -> [u8; N] {
+        if !self.aligned || N % 8 == 0 {
+            self.sponge.squeeze_array::<N>()
+        } else {
+            let mut out = [0u8; N];
+            self.read(&mut out);
+            out
         }
     }
 
@@ -56,54 +70,38 @@ impl Xof {
         let len = out.len();
         let rem = len % 8;
         if !self.aligned || rem == 0 {
-            self.reader.read(out);
+            self.sponge.squeeze(out);
             return;
         }
         let (head, tail) = out.split_at_mut(len - rem);
-        self.reader.read(head);
+        self.sponge.squeeze(head);
         let mut block = [0u8; 8];
-        self.reader.read(&mut block);
+        self.sponge.squeeze(&mut block);
         tail.copy_from_slice(&block[..rem]);
     }
 }
 
 /// H(ek) = SHA3-256(ek ‖ 0x01).
 pub fn hash_h(ek: &[u8]) -> [u8; 32] {
-    let mut h = Sha3_256::new();
-    Digest::update(&mut h, ek);
-    Digest::update(&mut h, [H_DOMAIN]);
-    h.finalize().into()
+    sha3_256(&[ek, &[H_DOMAIN]])
 }
 
 /// G(H(ek), m, salt) = SHA3-512(H(ek) ‖ m ‖ salt ‖ 0x00), returned as (K, θ).
 pub fn hash_g(h_ek: &[u8; 32], m: &[u8], salt: &[u8]) -> ([u8; 32], [u8; 32]) {
-    let mut h = Sha3_512::new();
-    Digest::update(&mut h, h_ek);
-    Digest::update(&mut h, m);
-    Digest::update(&mut h, salt);
-    Digest::update(&mut h, [G_DOMAIN]);
-    split64(&h.finalize())
+    split64(&sha3_512(&[h_ek, m, salt, &[G_DOMAIN]]))
 }
 
 /// I(seed_pke) = SHA3-512(seed_pke ‖ 0x02), returned as (seed_dk, seed_ek).
 pub fn hash_i(seed_pke: &[u8; SEED_BYTES]) -> ([u8; 32], [u8; 32]) {
-    let mut h = Sha3_512::new();
-    Digest::update(&mut h, seed_pke);
-    Digest::update(&mut h, [I_DOMAIN]);
-    split64(&h.finalize())
+    split64(&sha3_512(&[seed_pke, &[I_DOMAIN]]))
 }
 
 /// J(H(ek), σ, ct) = SHA3-256(H(ek) ‖ σ ‖ ct ‖ 0x03) over the ciphertext as received.
 pub fn hash_j(h_ek: &[u8; 32], sigma: &[u8], ct: &[u8]) -> [u8; 32] {
-    let mut h = Sha3_256::new();
-    Digest::update(&mut h, h_ek);
-    Digest::update(&mut h, sigma);
-    Digest::update(&mut h, ct);
-    Digest::update(&mut h, [J_DOMAIN]);
-    h.finalize().into()
+    sha3_256(&[h_ek, sigma, ct, &[J_DOMAIN]])
 }
 
-fn split64(d: &[u8]) -> ([u8; 32], [u8; 32]) {
+fn split64(d: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
     let mut a = [0u8; 32];
     let mut b = [0u8; 32];
     a.copy_from_slice(&d[..32]);
@@ -117,9 +115,9 @@ mod tests {
 
     #[test]
     fn shake256_empty_sanity() {
-        let mut r = Shake256::default().finalize_xof();
+        let mut r = Sponge::<NativeState>::shake256();
         let mut out = [0u8; 8];
-        r.read(&mut out);
+        r.squeeze(&mut out);
         assert_eq!(out, [0x46, 0xb9, 0xdd, 0x2b, 0x0b, 0xa8, 0x8d, 0x13]);
     }
 
@@ -136,6 +134,9 @@ mod tests {
         let mut b = [0u8; 8];
         al.read(&mut b);
         assert_eq!(b, stream[8..16]);
+        let mut arr = Xof::new(&seed, Flavour::V5_0_0);
+        assert_eq!(arr.read_array::<5>(), a);
+        assert_eq!(arr.read_array::<8>(), b);
         let mut un = Xof::new(&seed, Flavour::V2026_02);
         un.read(&mut a);
         un.read(&mut b);

@@ -84,13 +84,7 @@ pub struct EntryPin {
 
 /// The board's per-entry digest: SHA3-256(pk || sk || ct || ss), lower-case hex.
 pub fn board_digest_of(e: &super::rsp::Entry) -> String {
-    use sha3::{Digest, Sha3_256};
-    let mut h = Sha3_256::new();
-    h.update(&e.pk);
-    h.update(&e.sk);
-    h.update(&e.ct);
-    h.update(&e.ss);
-    hex::encode(h.finalize())
+    hex::encode(crate::core::keccak::sha3_256(&[&e.pk, &e.sk, &e.ct, &e.ss]))
 }
 
 /// The pinned board digest SHA3-256(pk || sk || ct || ss) of entry `count` (lower-case hex),

@@ -537,7 +537,9 @@ static union {
 _Static_assert(sizeof(fafft_vals_t) == FAFFT_WORDS * sizeof(uint32_t), "one transform = 2^l words");
 #define fbuf (fbuf_u.w)
 #define EBC_MAXOPS 8192
-static uint16_t ebc_ops[2][EBC_MAXOPS][2];
+/* one op = byte offsets of the destination (bits 31..16) and source (15..0) element */
+static uint32_t ebc_ops[2][EBC_MAXOPS];
+_Static_assert((1u << EBC_LC) * EW * 4 <= 65536, "element byte offsets fit 16 bits");
 static unsigned ebc_nops[2];
 static int ebc_rec = -1;
 static uint32_t *ebc_base;
@@ -546,8 +548,7 @@ static inline void exor(uint32_t *dst, const uint32_t *src)
 {
     if (ebc_rec >= 0) {
         unsigned n = ebc_nops[ebc_rec]++;
-        ebc_ops[ebc_rec][n][0] = (uint16_t)((dst - ebc_base) / EW);
-        ebc_ops[ebc_rec][n][1] = (uint16_t)((src - ebc_base) / EW);
+        ebc_ops[ebc_rec][n] = ((uint32_t)(dst - ebc_base) * 4u << 16) | ((uint32_t)(src - ebc_base) * 4u);
         return;
     }
     xor_into(dst, src, EW);
@@ -598,12 +599,89 @@ static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
         ebc(f, 1, Lc, inverse);
         return;
     }
-    const uint16_t(*op)[2] = ebc_ops[inverse];
-    for (unsigned i = 0, n = ebc_nops[inverse]; i < n; i++) xor8(f + EW * op[i][0], f + EW * op[i][1]);
+    const uint32_t *op = ebc_ops[inverse], *end = op + ebc_nops[inverse];
+#if defined(__arm__) && !defined(HOST_BUILD)
+    /* per op: the two addresses from one word (ADD with LSR, UXTAH), an unrolled 8-word XOR */
+    if (op != end) {
+        uint32_t *pd, *ps;
+        __asm__ volatile(
+            "1:\n\t"
+            "ldr %[d], [%[op]], #4\n\t"
+            "uxtah %[s], %[f], %[d]\n\t"
+            "add %[d], %[f], %[d], lsr #16\n\t"
+            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"
+            "eor r8, r8, r4\n\t"
+            "eor r9, r9, r5\n\t"
+            "eor r10, r10, r6\n\t"
+            "eor r11, r11, r7\n\t"
+            "stmia %[d]!, {r8, r9, r10, r11}\n\t"
+            "ldmia %[s], {r4, r5, r6, r7}\n\t"
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"
+            "eor r8, r8, r4\n\t"
+            "eor r9, r9, r5\n\t"
+            "eor r10, r10, r6\n\t"
+            "eor r11, r11, r7\n\t"
+            "stmia %[d], {r8, r9, r10, r11}\n\t"
+            "cmp %[op], %[e]\n\t"
+            "bne 1b\n\t"
+            : [op] "+r"(op), [d] "=&r"(pd), [s] "=&r"(ps)
+            : [f] "r"(f), [e] "r"(end)
+            : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+    }
+#else
+    for (; op != end; op++) xor8((uint32_t *)((char *)f + (*op >> 16)), (const uint32_t *)((char *)f + (*op & 0xffffu)));
+#endif
 }
 
 /* one Taylor level on words: segment of 2H words, divide by x^h + x^d (h = 32H bits);
    only the first `un` words of the upper half can be nonzero */
+/* lo[w] ^= up[w] << d | up[w-1] >> (32-d) for w = 0 .. n-1, with up[-1] = prev (d = 1 .. 31) */
+#if defined(__arm__) && !defined(HOST_BUILD)
+#define TAY_ASM(D)                                                                   \
+    __asm__ volatile("1:\n\t"                                                        \
+                     "ldmia %[u]!, {r4, r5, r6, r7}\n\t"                             \
+                     "ldmia %[l], {r8, r9, r10, r11}\n\t"                            \
+                     "eor r8, r8, r4, lsl %[d]\n\t"                                  \
+                     "eor r8, r8, %[p], lsr %[r]\n\t"                                \
+                     "eor r9, r9, r5, lsl %[d]\n\t"                                  \
+                     "eor r9, r9, r4, lsr %[r]\n\t"                                  \
+                     "eor r10, r10, r6, lsl %[d]\n\t"                                \
+                     "eor r10, r10, r5, lsr %[r]\n\t"                                \
+                     "eor r11, r11, r7, lsl %[d]\n\t"                                \
+                     "eor r11, r11, r6, lsr %[r]\n\t"                                \
+                     "mov %[p], r7\n\t"                                              \
+                     "stmia %[l]!, {r8, r9, r10, r11}\n\t"                           \
+                     "subs %[n], %[n], #1\n\t"                                       \
+                     "bne 1b\n\t"                                                    \
+                     : [u] "+r"(up), [l] "+r"(lo), [p] "+r"(prev), [n] "+r"(q)        \
+                     : [d] "i"(D), [r] "i"(32 - (D))                                   \
+                     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory")
+#endif
+static inline void taylor_shift_xor(uint32_t *lo, const uint32_t *up, unsigned n, uint32_t prev, unsigned d)
+{
+#if defined(__arm__) && !defined(HOST_BUILD)
+    unsigned q = n / 4;
+    if (q) {
+        switch (d) {   /* d is public (the level), a power of two below 32 */
+        case 1: TAY_ASM(1); break;
+        case 2: TAY_ASM(2); break;
+        case 4: TAY_ASM(4); break;
+        case 8: TAY_ASM(8); break;
+        case 16: TAY_ASM(16); break;
+        default: goto generic;
+        }
+        n &= 3;
+    }
+generic:
+#endif
+    for (unsigned w = 0; w < n; w++) {
+        uint32_t cur = up[w];
+        lo[w] ^= (cur << d) | (prev >> (32 - d));
+        prev = cur;
+    }
+}
+
 static inline void taylor_level(uint32_t *lo, unsigned H, unsigned d, unsigned un, int inverse)
 {
     uint32_t *up = lo + H;
@@ -611,19 +689,14 @@ static inline void taylor_level(uint32_t *lo, unsigned H, unsigned d, unsigned u
         unsigned a = d / 32, wend = un + a < H ? un + a : H;
         if (!inverse)
             for (unsigned i = 0; i < a; i++) up[i] ^= up[H - a + i];
-        for (unsigned w = a; w < wend; w++) lo[w] ^= up[w - a];
+        if (wend > a) xor_into(lo + a, up, wend - a);
         if (inverse)
             for (unsigned i = 0; i < a; i++) up[i] ^= up[H - a + i];
     } else {
         unsigned wend = un + 1 < H ? un + 1 : H, r = 32 - d;
         if (!inverse) up[0] ^= up[H - 1] >> r;
         lo[0] ^= up[0] << d;
-        uint32_t prev = up[0];
-        for (unsigned w = 1; w < wend; w++) {
-            uint32_t cur = up[w];
-            lo[w] ^= (cur << d) | (prev >> r);
-            prev = cur;
-        }
+        if (wend > 1) taylor_shift_xor(lo + 1, up + 1, wend - 1, up[0], d);
         if (inverse) up[0] ^= up[H - 1] >> r;
     }
 }
@@ -672,7 +745,9 @@ void fafft_encode(fafft_vals_t *v, const uint32_t *g)
 #if defined(FAFFT_USE_ASM)
         /* gather into a scratch group, the routine writes the group (out, in never aliased) */
         uint32_t t[32];
-        for (unsigned j = 0; j < 32; j++) t[j] = g[j * NG + b];
+        const uint32_t *gb = g + b;
+#pragma GCC unroll 32
+        for (unsigned j = 0; j < 32; j++) t[j] = gb[j * NG];
         encode_to_gft_full_length(x, t);
 #else
         for (unsigned j = 0; j < 32; j++) x[j] = g[j * NG + b];
@@ -688,7 +763,9 @@ void fafft_decode(uint32_t *g, fafft_vals_t *v)
 #if defined(FAFFT_USE_ASM)
         uint32_t t[32];
         decode_from_gft_full_length(t, x);
-        for (unsigned j = 0; j < 32; j++) g[j * NG + b] = t[j];
+        uint32_t *gb = g + b;
+#pragma GCC unroll 32
+        for (unsigned j = 0; j < 32; j++) gb[j * NG] = t[j];
 #else
         decode_apply(x);
         for (unsigned j = 0; j < 32; j++) g[j * NG + b] = x[j];
@@ -811,30 +888,56 @@ static void btfy_low(fafft_vals_t *v, unsigned L, int inverse)
     }
 }
 
-/* 32x32 bit transpose of x[0..31] (x[r] bit c -> x[c] bit r) */
-static inline void transpose32(uint32_t *x)
+/* layout A <-> B (an involution): per block of 32 groups and word k, the 32x32 bit transpose
+   of the words g[32bh + b][k] (b = 0..31), five SWAPMOVE levels
+   (x[r] bit c <-> x[c] bit r; t = ((x[r] >> s) ^ x[r+s]) & m, x[r+s] ^= t, x[r] ^= t << s for
+   s = 16, 8, 4, 2, 1) in two register-blocked passes: levels 16 and 8 on the rows
+   {i, i+8, i+16, i+24} straight from the groups, levels 4, 2, 1 on rows 8j..8j+7 and back.
+   Fully unrolled; every address is fixed. */
+#define SWAPMOVE(a, b, s, m)                     \
+    do {                                         \
+        uint32_t t_ = (((a) >> (s)) ^ (b)) & (m); \
+        (b) ^= t_;                               \
+        (a) ^= t_ << (s);                        \
+    } while (0)
+#define SWAP16(a, b)                                   \
+    do {                                               \
+        uint32_t a_ = ((a) & 0xffffu) | ((b) << 16);   \
+        (b) = ((b) & 0xffff0000u) | ((a) >> 16);       \
+        (a) = a_;                                      \
+    } while (0)
+
+static inline __attribute__((always_inline)) void transpose32_strided(uint32_t *p)
 {
-    static const uint32_t m[5] = {0x0000ffffu, 0x00ff00ffu, 0x0f0f0f0fu, 0x33333333u, 0x55555555u};
-    for (unsigned lvl = 0, s = 16; lvl < 5; lvl++, s >>= 1) {
-        uint32_t mk = m[lvl];
-        for (unsigned r = 0; r < 32; r = (r + s + 1) & ~s) {
-            uint32_t t = ((x[r] >> s) ^ x[r + s]) & mk;
-            x[r + s] ^= t;
-            x[r] ^= t << s;
-        }
+    uint32_t x[32];
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t a0 = p[32 * i], a1 = p[32 * (i + 8)], a2 = p[32 * (i + 16)], a3 = p[32 * (i + 24)];
+        SWAP16(a0, a2);
+        SWAP16(a1, a3);
+        SWAPMOVE(a0, a1, 8, 0x00ff00ffu);
+        SWAPMOVE(a2, a3, 8, 0x00ff00ffu);
+        x[i] = a0; x[i + 8] = a1; x[i + 16] = a2; x[i + 24] = a3;
+    }
+#pragma GCC unroll 4
+    for (unsigned j = 0; j < 4; j++) {
+        uint32_t *y = x + 8 * j;
+        uint32_t y0 = y[0], y1 = y[1], y2 = y[2], y3 = y[3], y4 = y[4], y5 = y[5], y6 = y[6], y7 = y[7];
+        SWAPMOVE(y0, y4, 4, 0x0f0f0f0fu); SWAPMOVE(y1, y5, 4, 0x0f0f0f0fu);
+        SWAPMOVE(y2, y6, 4, 0x0f0f0f0fu); SWAPMOVE(y3, y7, 4, 0x0f0f0f0fu);
+        SWAPMOVE(y0, y2, 2, 0x33333333u); SWAPMOVE(y1, y3, 2, 0x33333333u);
+        SWAPMOVE(y4, y6, 2, 0x33333333u); SWAPMOVE(y5, y7, 2, 0x33333333u);
+        SWAPMOVE(y0, y1, 1, 0x55555555u); SWAPMOVE(y2, y3, 1, 0x55555555u);
+        SWAPMOVE(y4, y5, 1, 0x55555555u); SWAPMOVE(y6, y7, 1, 0x55555555u);
+        uint32_t *q = p + 32 * 8 * j;
+        q[0] = y0; q[32] = y1; q[64] = y2; q[96] = y3; q[128] = y4; q[160] = y5; q[192] = y6; q[224] = y7;
     }
 }
 
-/* layout A <-> B (an involution) */
 static void vals_transpose(fafft_vals_t *v)
 {
-    uint32_t x[32];
     for (unsigned bh = 0; bh < NG / 32; bh++)
-        for (unsigned k = 0; k < 32; k++) {
-            for (unsigned b = 0; b < 32; b++) x[b] = v->g[32 * bh + b][k];
-            transpose32(x);
-            for (unsigned b = 0; b < 32; b++) v->g[32 * bh + b][k] = x[b];
-        }
+        for (unsigned k = 0; k < 32; k++) transpose32_strided(&v->g[32 * bh][k]);
 }
 
 void fafft_btfy(fafft_vals_t *v)

@@ -39,7 +39,6 @@ use hqc_verify::core::code::Decoder;
 use hqc_verify::core::kem::{Ciphertext, DecapsKey, EncapsKey, Hqc, SharedSecret};
 use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, MAX_K, ParamSet, SALT_BYTES, SS_BYTES};
 use hqc_verify::core::prng::{RandomSource, ShakePrng};
-use sha3::{Digest, Sha3_256};
 
 #[cfg(feature = "c-fafft")]
 pub mod cfafft;
@@ -47,6 +46,7 @@ pub mod cfafft;
 #[cfg(feature = "cache")]
 pub mod cache;
 pub mod expand;
+pub mod keccak;
 
 #[cfg(feature = "profile")]
 pub mod probe;
@@ -161,12 +161,7 @@ pub fn kat_randomness<P: ParamSet>(
 
 /// SHA3-256(pk ‖ sk ‖ ct ‖ ss).
 pub fn entry_digest(pk: &[u8], sk: &[u8], ct: &[u8], ss: &[u8]) -> [u8; DIGEST_BYTES] {
-    let mut h = Sha3_256::new();
-    h.update(pk);
-    h.update(sk);
-    h.update(ct);
-    h.update(ss);
-    h.finalize().into()
+    hqc_verify::core::keccak::sha3_256(&[pk, sk, ct, ss])
 }
 
 /// One KAT entry: KeyGen, Encaps, Decaps from the entry's seed. Returns the digest of

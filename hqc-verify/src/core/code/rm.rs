@@ -39,12 +39,190 @@ pub fn encode<P: ParamSet>(rs_cw: &[u8], out: &mut [u64]) {
     }
 }
 
-/// Decodes one symbol from its `copies.len() / 2` copies (two words each).
+/// Two signed 16-bit lanes in a u32 (lane 0 = bits 0..16), lane-wise wrapping arithmetic:
+/// the Cortex-M4's SADD16 / SSUB16 / SASX on the board with feature `m4-asm`, the same lane
+/// semantics in portable code elsewhere.
+mod lanes16 {
+    #[cfg(all(feature = "m4-asm", target_os = "none", target_arch = "arm"))]
+    mod imp {
+        use core::arch::asm;
+        #[inline(always)]
+        pub fn add(a: u32, b: u32) -> u32 {
+            let r: u32;
+            // SAFETY: register-only DSP instruction (sets only the GE flags).
+            unsafe {
+                asm!("sadd16 {r}, {a}, {b}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
+            };
+            r
+        }
+        #[inline(always)]
+        pub fn sub(a: u32, b: u32) -> u32 {
+            let r: u32;
+            // SAFETY: as above.
+            unsafe {
+                asm!("ssub16 {r}, {a}, {b}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
+            };
+            r
+        }
+        /// (lane0, lane1) = (x0 − x1, x1 + x0).
+        #[inline(always)]
+        pub fn asx(x: u32) -> u32 {
+            let r: u32;
+            // SAFETY: as above.
+            unsafe {
+                asm!("sasx {r}, {a}, {a}", r = lateout(reg) r, a = in(reg) x, options(pure, nomem, nostack))
+            };
+            r
+        }
+    }
+    #[cfg(not(all(feature = "m4-asm", target_os = "none", target_arch = "arm")))]
+    mod imp {
+        #[inline(always)]
+        fn pack(lo: u32, hi: u32) -> u32 {
+            (lo & 0xFFFF) | (hi << 16)
+        }
+        #[inline(always)]
+        pub fn add(a: u32, b: u32) -> u32 {
+            pack(a.wrapping_add(b), (a >> 16).wrapping_add(b >> 16))
+        }
+        #[inline(always)]
+        pub fn sub(a: u32, b: u32) -> u32 {
+            pack(a.wrapping_sub(b), (a >> 16).wrapping_sub(b >> 16))
+        }
+        /// (lane0, lane1) = (x0 − x1, x1 + x0).
+        #[inline(always)]
+        pub fn asx(x: u32) -> u32 {
+            pack(x.wrapping_sub(x >> 16), (x >> 16).wrapping_add(x))
+        }
+    }
+    pub use imp::{add, asx, sub};
+}
+
+/// Decodes one symbol from its `copies.len() / 2` copies (two words each, at most 7 copies).
+///
+/// Same result as [`decode_symbol_reference`] (tested on every byte and on seeded noisy
+/// copies). Packed: word k of `t` holds two 16-bit lanes. The counts c_p are accumulated
+/// bit-sliced (three bit planes per 32 positions), then word k gets (c_k, c_{k+64}); the
+/// Hadamard steps across words (h = 1 … 32) are two lane-wise operations per pair of words
+/// (three steps at a time in registers), the step h = 64 inside a word is one SASX, after which
+/// lane 0 of word k holds T\[k + 64\] and lane 1 holds T\[k\]. The peak search is one pass of
+/// 32-bit keys |T|·2^16 + (127 − u)·2^8 + \[T > 0\]: their maximum has the largest |T|, then
+/// the smallest u, and carries the sign of T there.
+///
+/// Constant time: fixed loops over all positions, masks and maxima only.
+pub fn decode_symbol(copies: &[u64]) -> u8 {
+    let mult = (copies.len() / 2) as u32;
+    // bit planes of the counts per 32-bit chunk q (positions 32q .. 32q + 31)
+    let mut pl = [[0u32; 4]; 3];
+    for blk in copies.chunks_exact(2) {
+        let ch = [
+            blk[0] as u32,
+            (blk[0] >> 32) as u32,
+            blk[1] as u32,
+            (blk[1] >> 32) as u32,
+        ];
+        for (q, &x) in ch.iter().enumerate() {
+            let mut c = x;
+            for p in pl.iter_mut() {
+                let carry = p[q] & c;
+                p[q] ^= c;
+                c = carry;
+            }
+        }
+    }
+    let mut t = [0u32; 64];
+    for (half, tw) in t.chunks_exact_mut(32).enumerate() {
+        // positions k = 32·half + i (lane 0) and k + 64 (lane 1)
+        let (a, b) = (half, half + 2);
+        let mut s = [pl[0][a], pl[1][a], pl[2][a], pl[0][b], pl[1][b], pl[2][b]];
+        for w in tw.iter_mut() {
+            *w = (s[0] & 1)
+                | (s[1] & 1) << 1
+                | (s[2] & 1) << 2
+                | (s[3] & 1) << 16
+                | (s[4] & 1) << 17
+                | (s[5] & 1) << 18;
+            for v in s.iter_mut() {
+                *v >>= 1;
+            }
+        }
+    }
+    // Hadamard steps h = 1, 2, 4 and h = 8, 16, 32: radix-8 passes over words
+    for base in (0..64).step_by(8) {
+        radix8(&mut t, base, 1);
+    }
+    for base in 0..8 {
+        radix8(&mut t, base, 8);
+    }
+    // T[0] −= 64·mult (lane 1 of word 0 after the SASX)
+    t[0] = lanes16::asx(t[0]);
+    t[0] = lanes16::sub(t[0], (64 * mult) << 16);
+    for w in t.iter_mut().skip(1) {
+        *w = lanes16::asx(*w);
+    }
+    let mut best = 0u32;
+    for (k, &x) in t.iter().enumerate() {
+        // lane 0: u = k + 64, lane 1: u = k
+        best = best.max(peak_key(x << 16, 63 - k as u32));
+        best = best.max(peak_key(x, 127 - k as u32));
+    }
+    let u = 127 - ((best >> 8) & 0x7F);
+    (u | ((best & 1) << 7)) as u8
+}
+
+/// The peak key |v|·2^16 + `rank`·2^8 + \[v > 0\] of the value v in bits 16..32 of `hi`
+/// (`rank` = 127 − u).
+#[inline(always)]
+fn peak_key(hi: u32, rank: u32) -> u32 {
+    let v = (hi as i32) >> 16;
+    let sign = v >> 31;
+    let abs = ((v ^ sign) - sign) as u32;
+    let pos = ((v.wrapping_neg() >> 31) & 1) as u32;
+    (abs << 16) | (rank << 8) | pos
+}
+
+/// Three Hadamard steps (h = s, 2s, 4s for s = `stride`) on the words `base + j·stride`,
+/// j = 0 … 7, in registers.
+#[inline(always)]
+fn radix8(t: &mut [u32; 64], base: usize, stride: usize) {
+    #[inline(always)]
+    fn bf(a: &mut u32, b: &mut u32) {
+        let (x, y) = (*a, *b);
+        *a = lanes16::add(x, y);
+        *b = lanes16::sub(x, y);
+    }
+    let i = |j: usize| (base + j * stride) & 63;
+    let (mut a0, mut a1, mut a2, mut a3) = (t[i(0)], t[i(1)], t[i(2)], t[i(3)]);
+    let (mut a4, mut a5, mut a6, mut a7) = (t[i(4)], t[i(5)], t[i(6)], t[i(7)]);
+    bf(&mut a0, &mut a1);
+    bf(&mut a2, &mut a3);
+    bf(&mut a4, &mut a5);
+    bf(&mut a6, &mut a7);
+    bf(&mut a0, &mut a2);
+    bf(&mut a1, &mut a3);
+    bf(&mut a4, &mut a6);
+    bf(&mut a5, &mut a7);
+    bf(&mut a0, &mut a4);
+    bf(&mut a1, &mut a5);
+    bf(&mut a2, &mut a6);
+    bf(&mut a3, &mut a7);
+    t[i(0)] = a0;
+    t[i(1)] = a1;
+    t[i(2)] = a2;
+    t[i(3)] = a3;
+    t[i(4)] = a4;
+    t[i(5)] = a5;
+    t[i(6)] = a6;
+    t[i(7)] = a7;
+}
+
+/// Decodes one symbol from its `copies.len() / 2` copies (two words each): the plain
+/// implementation, the reference of [`decode_symbol`].
 ///
 /// Constant time: fixed-length loops over all 128 entries, selections by masks. The peak
 /// search is done in three passes (maximum of |T|, smallest index attaining it, the value
 /// there), which equals the reference's sequential scan with strict `>` from (0, 0).
-pub fn decode_symbol(copies: &[u64]) -> u8 {
+pub fn decode_symbol_reference(copies: &[u64]) -> u8 {
     let mult = (copies.len() / 2) as i16;
     // Counts in byte lanes: lane i of cnt[k] counts bit 8k + i over the copies. A block
     // byte b is spread to eight 0/1 byte lanes by (b·0x0101…01) & 0x8040…0201 (lane i
@@ -130,11 +308,50 @@ mod tests {
             }
             let copies = [blk[0], blk[1], blk[0], blk[1], blk[0], blk[1]];
             assert_eq!(decode_symbol(&copies), b);
+            assert_eq!(decode_symbol_reference(&copies), b);
         }
         // Example of docs/hqc.md §9.1: 0x8b gives 99 66 99 66 ...
         assert_eq!(
             encode_byte(0x8b)[0].to_le_bytes()[..4],
             [0x99, 0x66, 0x99, 0x66]
         );
+    }
+
+    #[test]
+    fn packed_decoder_equals_reference() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for mult in [1usize, 2, 3, 5, 7] {
+            for trial in 0..3000 {
+                let b = (next() & 0xFF) as u8;
+                let blk = encode_byte(b);
+                let mut copies = [0u64; 14];
+                for c in 0..mult {
+                    // noise: none, sparse, dense, or all-random copies
+                    let noise = |r: &mut dyn FnMut() -> u64| match trial % 4 {
+                        0 => 0,
+                        1 => r() & r() & r(),
+                        2 => r() & r(),
+                        _ => r(),
+                    };
+                    copies[2 * c] = blk[0] ^ noise(&mut next);
+                    copies[2 * c + 1] = blk[1] ^ noise(&mut next);
+                }
+                if trial % 97 == 0 {
+                    copies.fill(if trial % 2 == 0 { 0 } else { u64::MAX });
+                }
+                let c = &copies[..2 * mult];
+                assert_eq!(
+                    decode_symbol(c),
+                    decode_symbol_reference(c),
+                    "mult {mult} trial {trial}"
+                );
+            }
+        }
     }
 }

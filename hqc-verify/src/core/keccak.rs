@@ -1,0 +1,512 @@
+//! Keccak-f\[1600\] and the one sponge behind SHA3-256, SHA3-512 and SHAKE256 (FIPS 202),
+//! docs/hqc.md §5.3.
+//!
+//! * [`keccak_f1600`]: the portable permutation on 25 64-bit lanes, written from the
+//!   specification (θ, ρ, π, χ, ι; lane (x, y) at index x + 5y).
+//! * [`PortableState`]: that permutation's state; [`InterleavedState`]: the bit-interleaved
+//!   state of the Cortex-M4 routine (`board/m4kem/keccak_f1600.S`, docs/board.md §16): each
+//!   lane as the 32-bit word of its even bits and the word of its odd bits, so a 64-bit
+//!   rotation is two 32-bit rotations.
+//! * [`NativeState`]: the state the hashes use. With feature `m4-asm` on the board
+//!   (`target_os = "none"`, Arm) it is [`InterleavedState`] permuted by the Thumb-2 routine;
+//!   everywhere else [`PortableState`].
+//! * [`Sponge`]: absorb, pad (domain suffix, then `pad10*1`), squeeze in pieces of any size.
+//!
+//! Everything is constant time: no branch or address depends on the data, only on lengths.
+
+/// Round constants RC\[i\] of ι (FIPS 202 Algorithm 6; the test `round_constants_from_lfsr`
+/// regenerates them from rc(t) of Algorithm 5).
+pub const ROUND_CONSTANTS: [u64; 24] = [
+    0x0000_0000_0000_0001,
+    0x0000_0000_0000_8082,
+    0x8000_0000_0000_808A,
+    0x8000_0000_8000_8000,
+    0x0000_0000_0000_808B,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8009,
+    0x0000_0000_0000_008A,
+    0x0000_0000_0000_0088,
+    0x0000_0000_8000_8009,
+    0x0000_0000_8000_000A,
+    0x0000_0000_8000_808B,
+    0x8000_0000_0000_008B,
+    0x8000_0000_0000_8089,
+    0x8000_0000_0000_8003,
+    0x8000_0000_0000_8002,
+    0x8000_0000_0000_0080,
+    0x0000_0000_0000_800A,
+    0x8000_0000_8000_000A,
+    0x8000_0000_8000_8081,
+    0x8000_0000_0000_8080,
+    0x0000_0000_8000_0001,
+    0x8000_0000_8000_8008,
+];
+
+/// ρ offsets of lane x + 5y (FIPS 202 Algorithm 2; regenerated in the tests).
+pub const RHO: [u32; 25] = [
+    0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
+];
+
+/// Keccak-f\[1600\] on lanes `a[x + 5y]` (24 rounds), portable.
+pub fn keccak_f1600(a: &mut [u64; 25]) {
+    for rc in ROUND_CONSTANTS {
+        // θ
+        let mut c = [0u64; 5];
+        for (x, cx) in c.iter_mut().enumerate() {
+            *cx = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+        }
+        for x in 0..5 {
+            let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
+            for y in 0..5 {
+                a[x + 5 * y] ^= d;
+            }
+        }
+        // ρ and π: B[y, 2x + 3y] = rot(A[x, y], r[x, y])
+        let mut b = [0u64; 25];
+        for x in 0..5 {
+            for y in 0..5 {
+                b[y + 5 * ((2 * x + 3 * y) % 5)] = a[x + 5 * y].rotate_left(RHO[x + 5 * y]);
+            }
+        }
+        // χ
+        for y in 0..5 {
+            for x in 0..5 {
+                a[x + 5 * y] = b[x + 5 * y] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
+            }
+        }
+        // ι
+        a[0] ^= rc;
+    }
+}
+
+/// Gathers the even bits of `x` into the low half and the odd bits into the high half.
+#[inline(always)]
+fn unshuffle32(mut x: u32) -> u32 {
+    let mut t = (x ^ (x >> 1)) & 0x2222_2222;
+    x ^= t ^ (t << 1);
+    t = (x ^ (x >> 2)) & 0x0C0C_0C0C;
+    x ^= t ^ (t << 2);
+    t = (x ^ (x >> 4)) & 0x00F0_00F0;
+    x ^= t ^ (t << 4);
+    t = (x ^ (x >> 8)) & 0x0000_FF00;
+    x ^= t ^ (t << 8);
+    x
+}
+
+/// The inverse of [`unshuffle32`].
+#[inline(always)]
+fn shuffle32(mut x: u32) -> u32 {
+    let mut t = (x ^ (x >> 8)) & 0x0000_FF00;
+    x ^= t ^ (t << 8);
+    t = (x ^ (x >> 4)) & 0x00F0_00F0;
+    x ^= t ^ (t << 4);
+    t = (x ^ (x >> 2)) & 0x0C0C_0C0C;
+    x ^= t ^ (t << 2);
+    t = (x ^ (x >> 1)) & 0x2222_2222;
+    x ^= t ^ (t << 1);
+    x
+}
+
+/// A lane as (even bits, odd bits): bit j of the first word is bit 2j of `v`, bit j of the
+/// second is bit 2j + 1.
+#[inline(always)]
+pub fn interleave(v: u64) -> (u32, u32) {
+    let lo = unshuffle32(v as u32);
+    let hi = unshuffle32((v >> 32) as u32);
+    ((lo & 0xFFFF) | (hi << 16), (lo >> 16) | (hi & 0xFFFF_0000))
+}
+
+/// The inverse of [`interleave`].
+#[inline(always)]
+pub fn deinterleave(e: u32, o: u32) -> u64 {
+    let lo = shuffle32((e & 0xFFFF) | (o << 16));
+    let hi = shuffle32((e >> 16) | (o & 0xFFFF_0000));
+    lo as u64 | (hi as u64) << 32
+}
+
+/// A Keccak-f\[1600\] state the sponge works on: lanes in, lanes out, the permutation.
+pub trait KeccakState {
+    /// The all-zero state.
+    fn zero() -> Self;
+    /// Lane `i` ^= `v` (i < 25, lane (x, y) at x + 5y).
+    fn xor_lane(&mut self, i: usize, v: u64);
+    /// Lane `i`.
+    fn lane(&self, i: usize) -> u64;
+    /// Keccak-f\[1600\].
+    fn permute(&mut self);
+}
+
+/// The state of the portable permutation.
+#[derive(Clone)]
+pub struct PortableState(pub [u64; 25]);
+
+impl KeccakState for PortableState {
+    fn zero() -> Self {
+        PortableState([0; 25])
+    }
+    #[inline]
+    fn xor_lane(&mut self, i: usize, v: u64) {
+        self.0[i] ^= v;
+    }
+    #[inline]
+    fn lane(&self, i: usize) -> u64 {
+        self.0[i]
+    }
+    fn permute(&mut self) {
+        count_permutation();
+        keccak_f1600(&mut self.0);
+    }
+}
+
+/// The bit-interleaved state: lane i is the pair (`0[2i]` even bits, `0[2i + 1]` odd bits),
+/// the layout of `board/m4kem/keccak_f1600.S`.
+#[derive(Clone)]
+pub struct InterleavedState(pub [u32; 50]);
+
+impl KeccakState for InterleavedState {
+    fn zero() -> Self {
+        InterleavedState([0; 50])
+    }
+    #[inline]
+    fn xor_lane(&mut self, i: usize, v: u64) {
+        let (e, o) = interleave(v);
+        self.0[2 * i] ^= e;
+        self.0[2 * i + 1] ^= o;
+    }
+    #[inline]
+    fn lane(&self, i: usize) -> u64 {
+        deinterleave(self.0[2 * i], self.0[2 * i + 1])
+    }
+    fn permute(&mut self) {
+        count_permutation();
+        permute_interleaved(&mut self.0);
+    }
+}
+
+/// Keccak-f\[1600\] on an interleaved state by the portable permutation (deinterleave,
+/// [`keccak_f1600`], interleave): the reference of the Thumb-2 routine.
+pub fn permute_interleaved_reference(s: &mut [u32; 50]) {
+    let mut a = [0u64; 25];
+    for (i, l) in a.iter_mut().enumerate() {
+        *l = deinterleave(s[2 * i], s[2 * i + 1]);
+    }
+    keccak_f1600(&mut a);
+    for (i, l) in a.iter().enumerate() {
+        let (e, o) = interleave(*l);
+        s[2 * i] = e;
+        s[2 * i + 1] = o;
+    }
+}
+
+/// Keccak-f\[1600\] on an interleaved state: the Thumb-2 routine `hqc_keccak_f1600_m4` on the
+/// board with feature `m4-asm`, else [`permute_interleaved_reference`].
+#[inline]
+pub fn permute_interleaved(s: &mut [u32; 50]) {
+    #[cfg(all(feature = "m4-asm", target_os = "none", target_arch = "arm"))]
+    {
+        extern "C" {
+            fn hqc_keccak_f1600_m4(state: *mut u32);
+        }
+        // SAFETY: the routine reads and writes the 50 words of `s`, uses 296 bytes of stack
+        // and follows the AAPCS.
+        unsafe { hqc_keccak_f1600_m4(s.as_mut_ptr()) }
+    }
+    #[cfg(not(all(feature = "m4-asm", target_os = "none", target_arch = "arm")))]
+    permute_interleaved_reference(s);
+}
+
+/// The state the hashes of the core use (see the module documentation).
+#[cfg(all(feature = "m4-asm", target_os = "none", target_arch = "arm"))]
+pub type NativeState = InterleavedState;
+/// The state the hashes of the core use (see the module documentation).
+#[cfg(not(all(feature = "m4-asm", target_os = "none", target_arch = "arm")))]
+pub type NativeState = PortableState;
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    static PERMUTATIONS: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
+}
+
+#[inline(always)]
+fn count_permutation() {
+    #[cfg(feature = "std")]
+    PERMUTATIONS.with(|c| c.set(c.get() + 1));
+}
+
+/// Keccak-f\[1600\] calls of the sponges of this thread so far (host builds only; for the
+/// per-operation counts of docs/board.md §16).
+#[cfg(feature = "std")]
+pub fn permutation_count() -> u64 {
+    PERMUTATIONS.with(|c| c.get())
+}
+
+/// The largest rate used (SHAKE256, SHA3-256: 136 bytes).
+pub const MAX_RATE: usize = 136;
+/// Domain suffix of SHA3 (bits 01, then the first padding bit).
+pub const SHA3_SUFFIX: u8 = 0x06;
+/// Domain suffix of SHAKE (bits 1111, then the first padding bit).
+pub const SHAKE_SUFFIX: u8 = 0x1F;
+
+/// The Keccak\[c\] sponge with rate `rate` bytes (a multiple of 8, at most [`MAX_RATE`]).
+///
+/// Absorbing after the first squeeze is not possible: [`Sponge::squeeze`] pads first.
+#[derive(Clone)]
+pub struct Sponge<S: KeccakState> {
+    state: S,
+    /// Absorbing: the bytes of the current block. Squeezing: the current output block.
+    buf: [u8; MAX_RATE],
+    rate: usize,
+    /// Absorbing: bytes in `buf`; squeezing: bytes of `buf` already read.
+    pos: usize,
+    suffix: u8,
+    squeezing: bool,
+}
+
+fn xor_block<S: KeccakState>(state: &mut S, block: &[u8]) {
+    for (i, w) in block.chunks_exact(8).enumerate() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        state.xor_lane(i, u64::from_le_bytes(b));
+    }
+}
+
+fn extract_block<S: KeccakState>(state: &S, block: &mut [u8]) {
+    for (i, w) in block.chunks_exact_mut(8).enumerate() {
+        w.copy_from_slice(&state.lane(i).to_le_bytes());
+    }
+}
+
+impl<S: KeccakState> Sponge<S> {
+    /// An empty sponge. `rate` is a multiple of 8 in 8 ..= [`MAX_RATE`] (the three users
+    /// pass 136 or 72; other values are clamped to the nearest valid one).
+    pub fn new(rate: usize, suffix: u8) -> Self {
+        let rate = rate.clamp(8, MAX_RATE) & !7;
+        Sponge {
+            state: S::zero(),
+            buf: [0; MAX_RATE],
+            rate,
+            pos: 0,
+            suffix,
+            squeezing: false,
+        }
+    }
+
+    /// SHA3-256.
+    pub fn sha3_256() -> Self {
+        Self::new(136, SHA3_SUFFIX)
+    }
+
+    /// SHA3-512.
+    pub fn sha3_512() -> Self {
+        Self::new(72, SHA3_SUFFIX)
+    }
+
+    /// SHAKE256.
+    pub fn shake256() -> Self {
+        Self::new(136, SHAKE_SUFFIX)
+    }
+
+    /// Absorbs `data` (ignored once squeezing has started).
+    pub fn absorb(&mut self, mut data: &[u8]) {
+        if self.squeezing {
+            return;
+        }
+        let rate = self.rate;
+        if self.pos > 0 {
+            let take = (rate - self.pos).min(data.len());
+            self.buf[self.pos..self.pos + take].copy_from_slice(&data[..take]);
+            self.pos += take;
+            data = &data[take..];
+            if self.pos < rate {
+                return;
+            }
+            xor_block(&mut self.state, &self.buf[..rate]);
+            self.state.permute();
+            self.pos = 0;
+        }
+        while data.len() >= rate {
+            xor_block(&mut self.state, &data[..rate]);
+            self.state.permute();
+            data = &data[rate..];
+        }
+        self.buf[..data.len()].copy_from_slice(data);
+        self.pos = data.len();
+    }
+
+    fn pad(&mut self) {
+        let rate = self.rate;
+        self.buf[self.pos..rate].fill(0);
+        self.buf[self.pos] ^= self.suffix;
+        self.buf[rate - 1] ^= 0x80;
+        xor_block(&mut self.state, &self.buf[..rate]);
+        self.state.permute();
+        extract_block(&self.state, &mut self.buf[..rate]);
+        self.pos = 0;
+        self.squeezing = true;
+    }
+
+    /// Squeezes the next `out.len()` bytes (pads on the first call).
+    pub fn squeeze(&mut self, out: &mut [u8]) {
+        if !self.squeezing {
+            self.pad();
+        }
+        let rate = self.rate;
+        let mut done = 0;
+        while done < out.len() {
+            if self.pos == rate {
+                self.state.permute();
+                extract_block(&self.state, &mut self.buf[..rate]);
+                self.pos = 0;
+            }
+            let take = (rate - self.pos).min(out.len() - done);
+            out[done..done + take].copy_from_slice(&self.buf[self.pos..self.pos + take]);
+            self.pos += take;
+            done += take;
+        }
+    }
+}
+
+impl<S: KeccakState> Sponge<S> {
+    /// The next `N` bytes (same as [`Sponge::squeeze`]); short reads inside the current block
+    /// are a fixed-size copy. The branch depends only on how many bytes were read.
+    #[inline]
+    pub fn squeeze_array<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        if self.squeezing && self.pos + N <= self.rate {
+            out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
+            self.pos += N;
+        } else {
+            self.squeeze(&mut out);
+        }
+        out
+    }
+}
+
+/// SHA3-256 of the concatenation of `parts`.
+pub fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
+    let mut s = Sponge::<NativeState>::sha3_256();
+    for p in parts {
+        s.absorb(p);
+    }
+    let mut out = [0u8; 32];
+    s.squeeze(&mut out);
+    out
+}
+
+/// SHA3-512 of the concatenation of `parts`.
+pub fn sha3_512(parts: &[&[u8]]) -> [u8; 64] {
+    let mut s = Sponge::<NativeState>::sha3_512();
+    for p in parts {
+        s.absorb(p);
+    }
+    let mut out = [0u8; 64];
+    s.squeeze(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_constants_from_lfsr() {
+        // rc(t) of FIPS 202 Algorithm 5
+        fn rc(t: usize) -> u64 {
+            if t % 255 == 0 {
+                return 1;
+            }
+            let mut r: u16 = 1; // R[0] is bit 0
+            for _ in 0..t % 255 {
+                let r8 = (r >> 7) & 1; // R[8] after the shift is the old R[7]
+                r = (r << 1) & 0xFF;
+                r ^= r8 | (r8 << 4) | (r8 << 5) | (r8 << 6);
+            }
+            (r & 1) as u64
+        }
+        for (i, &want) in ROUND_CONSTANTS.iter().enumerate() {
+            let mut v = 0u64;
+            for j in 0..7 {
+                v |= rc(j + 7 * i) << ((1 << j) - 1);
+            }
+            assert_eq!(v, want, "round {i}");
+        }
+    }
+
+    #[test]
+    fn rho_offsets_from_the_walk() {
+        let (mut x, mut y) = (1usize, 0usize);
+        let mut r = [0u32; 25];
+        for t in 0..24u32 {
+            r[x + 5 * y] = ((t + 1) * (t + 2) / 2) % 64;
+            (x, y) = (y, (2 * x + 3 * y) % 5);
+        }
+        assert_eq!(r, RHO);
+    }
+
+    #[test]
+    fn zero_state_permutation() {
+        // Keccak-f[1600] of the zero state, first and last lane (published test value).
+        let mut a = [0u64; 25];
+        keccak_f1600(&mut a);
+        assert_eq!(a[0], 0xF125_8F79_40E1_DDE7);
+        assert_eq!(a[24], 0xEAF1_FF7B_5CEC_A249);
+    }
+
+    fn interleave_bitwise(v: u64) -> (u32, u32) {
+        let (mut e, mut o) = (0u32, 0u32);
+        for j in 0..32 {
+            e |= (((v >> (2 * j)) & 1) as u32) << j;
+            o |= (((v >> (2 * j + 1)) & 1) as u32) << j;
+        }
+        (e, o)
+    }
+
+    #[test]
+    fn interleave_matches_bitwise_definition() {
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        for k in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = if k < 64 { 1u64 << k } else { x };
+            assert_eq!(interleave(v), interleave_bitwise(v), "{v:#x}");
+            let (e, o) = interleave(v);
+            assert_eq!(deinterleave(e, o), v);
+        }
+    }
+
+    #[test]
+    fn interleaved_rotation_rule() {
+        // the rule the Thumb-2 routine uses: rot by 2k = both halves by k; by 2k+1 = swap,
+        // rotate the new even half by k + 1 and the new odd half by k
+        let v = 0xDEAD_BEEF_0BAD_F00Du64;
+        let (e, o) = interleave(v);
+        for r in 0..64u32 {
+            let want = interleave(v.rotate_left(r));
+            let k = r / 2;
+            let got = if r % 2 == 0 {
+                (e.rotate_left(k), o.rotate_left(k))
+            } else {
+                (o.rotate_left(k + 1), e.rotate_left(k))
+            };
+            assert_eq!(got, want, "r = {r}");
+        }
+    }
+
+    #[test]
+    fn interleaved_state_sponge_equals_portable() {
+        let data: [u8; 300] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        for len in [0usize, 1, 7, 8, 71, 72, 73, 135, 136, 137, 272, 300] {
+            let mut a = Sponge::<PortableState>::shake256();
+            let mut b = Sponge::<InterleavedState>::shake256();
+            a.absorb(&data[..len]);
+            b.absorb(&data[..len]);
+            let mut oa = [0u8; 301];
+            let mut ob = [0u8; 301];
+            a.squeeze(&mut oa);
+            b.squeeze(&mut ob);
+            assert_eq!(oa, ob, "len {len}");
+        }
+    }
+}
