@@ -6,7 +6,8 @@
 #   2. the extra configurations below (`search export` + `hqc-verify board --count 2 --flavour
 #      v5.0.0 --json`), for at least 5 distinct beta per level;
 #   3. `search calibrate` on all of them into results/model/measured.json (one row per
-#      configuration; the rows named in FITTED are the ones the coefficients are fitted on).
+#      configuration; the rows of the search crt runs are the ones the coefficients are fitted on,
+#      the extra rows are held out).
 #
 # Idempotent and resumable: everything is kept in $MODEL_TABLE_DIR (default build/model-table).
 # An export is reused when its params.json has the same export command (a committed one from
@@ -46,19 +47,20 @@ EXTRA=(
 "h1-lightest|HQC-1|17669|10|3072|0x0028b51f|default|lightest orbit 1 of l = 10 (results/moduli-m32-l10.json)"
 "h1-b28b612-c3072|HQC-1|17669|10|3072|0x0028b612|default|lightest orbit 2 of l = 10 (results/moduli-m32-l10.json)"
 "h1-joint|HQC-1|17669|10|3072|0x002a3260|gamma:0x8f3fe14b|joint-search winner (results/joint/README.md, results/export/hqc1-joint)"
+"h1-b28b613-c3072|HQC-1|17669|10|3072|0x0028b613|default|lightest orbit 4 of l = 10 (results/moduli-m32-l10.json)"
 "h3-b112cc1-c8192|HQC-3|35851|11|8192|0x00112cc1|default|lightest orbit 1 of l = 11 (results/moduli-m32-l11.json)"
 "h3-b112c52-c8192|HQC-3|35851|11|8192|0x00112c52|default|lightest orbit 3 of l = 11 (results/moduli-m32-l11.json)"
 "h3-b112cb1-c8192|HQC-3|35851|11|8192|0x00112cb1|default|lightest orbit 4 of l = 11 (results/moduli-m32-l11.json)"
+"h3-b112ae7-c8192|HQC-3|35851|11|8192|0x00112ae7|default|lightest orbit 5 of l = 11 (results/moduli-m32-l11.json)"
 "h5-b8f377|HQC-5|57637|12|0|0x0008f377|default|lightest orbit 1 of l = 12 (results/moduli-m32-l12.json)"
 "h5-b8e514|HQC-5|57637|12|0|0x0008e514|default|lightest orbit 2 of l = 12 (results/moduli-m32-l12.json)"
 "h5-b8c9ac|HQC-5|57637|12|0|0x0008c9ac|default|lightest orbit 3 of l = 12 (results/moduli-m32-l12.json)"
 "h5-b8f572|HQC-5|57637|12|0|0x0008f572|default|lightest orbit 4 of l = 12 (results/moduli-m32-l12.json)"
 )
-# The rows the coefficients are fitted on (row name, or configuration L:BETA:C, since the names
-# of the search crt rows follow the model's ranking); every other row is held out.
-FITTED=(10:0x00103674:3072 10:0x0028b4f3:2688 10:0x0028b4f3:4096 h1-lightest
-        11:0x00112c53:8192 11:0x00103674:8192 11:0x00112c53:6912
-        12:0x00012f9a:0 h5-b8f377)
+# The rows the coefficients are fitted on: every row of the search crt runs (the planner's
+# top plans, --fit-crt-rows); the extra rows above are held out (their other beta were never
+# seen by the fit), unless named here (row name, or configuration L:BETA:C).
+FITTED=()
 
 # find_export DIR COMMAND: copy a committed export with this command into DIR (0 if found).
 find_export() {
@@ -103,6 +105,15 @@ for N in 17669 35851 57637; do
     d="$WORK/crt-$N"
     mkdir -p "$d"
     echo "model-table: search crt --n $N --measure 5"
+    # a finished run under the same firmware and hqc-verify is kept (delete $d to re-rank
+    # after a change of the model)
+    if [ -f "$d/crt.json" ] && [ "$(cut -d' ' -f1-2 "$d/stamp" 2>/dev/null)" = "$FW" ]; then
+        echo "  reused $d/crt.json (same firmware and hqc-verify)"
+        cp "$d/crt.json" "$OUT/crt-$N.json"
+        cp "$d/crt.txt" "$OUT/crt-$N.txt"
+        CRT_ARGS+=(--crt "$OUT/crt-$N.json")
+        continue
+    fi
     "$SEARCH" crt --n "$N" --json > "$d/plan.json"
     # export the single-modulus plans of the top 5 into rank-R first (a committed export is
     # copied; search crt --measure reuses a matching export, and skips what the firmware
@@ -170,7 +181,7 @@ done
 [ -n "${MODEL_TABLE_EXPORTS_ONLY:-}" ] && { echo "model-table: exports done (MODEL_TABLE_EXPORTS_ONLY)"; exit 0; }
 
 # 3. the table.
-FIT_ARGS=()
+FIT_ARGS=(--fit-crt-rows --drop-kat-failures)
 for f in "${FITTED[@]}"; do FIT_ARGS+=(--fitted "$f"); done
 echo "model-table: search calibrate -> $OUT/measured.json"
 "$SEARCH" calibrate "${CRT_ARGS[@]}" "${BOARD_ARGS[@]}" "${FIT_ARGS[@]}" --out "$OUT/measured.json" --fit

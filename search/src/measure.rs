@@ -594,6 +594,11 @@ fn kara_full_scratch(n: u64) -> u64 {
 
 /// Scratch words of the firmware's `kara_low` on n words.
 pub fn kara_scratch(n: u64) -> u64 {
+    if n >= 6 && n % 3 == 0 {
+        // kara_low3: as, bs, m, s, lw (7t words), then a full or a truncated t-word product
+        let t = n / 3;
+        return 7 * t + kara_full_scratch(t).max(kara_scratch(t));
+    }
     if n <= 3 || n % 2 == 1 {
         0
     } else {
@@ -998,6 +1003,14 @@ pub struct CalibrateArgs {
     /// configuration `L:BETA:C` (e.g. `10:0x00103674:3072`); the other rows are held out.
     #[arg(long = "fitted", value_name = "NAME|L:BETA:C")]
     pub fitted: Vec<String>,
+    /// Mark every row read from a `--crt` report as fitted (the planner's top plans; the
+    /// `--board` rows are then held out unless named by `--fitted`).
+    #[arg(long)]
+    pub fit_crt_rows: bool,
+    /// Leave out rows whose KAT entries did not all pass on the board (each is named on
+    /// stderr with its KAT verdict); without it such rows stay in the table.
+    #[arg(long)]
+    pub drop_kat_failures: bool,
     /// Print the JSON of the fit.
     #[arg(long)]
     pub json: bool,
@@ -1056,6 +1069,12 @@ impl CalibrateArgs {
         for f in &self.fitted {
             s += &format!(" --fitted {f}");
         }
+        if self.fit_crt_rows {
+            s += " --fit-crt-rows";
+        }
+        if self.drop_kat_failures {
+            s += " --drop-kat-failures";
+        }
         if let Some(o) = &self.out {
             s += &format!(" --out {}", o.display());
         }
@@ -1096,6 +1115,9 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                     if !row.name.starts_with("crt-") {
                         row.name = format!("crt-{}-{}", row.n, row.name);
                     }
+                    if a.fit_crt_rows {
+                        row.fitted = true;
+                    }
                     rows.push(row);
                 }
             }
@@ -1112,6 +1134,17 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             rows.push(row_from_board(&v, name, source)?);
         }
         let mut rows = merge_rows(rows);
+        if a.drop_kat_failures {
+            rows.retain(|r| {
+                if !r.kat_passed {
+                    eprintln!(
+                        "calibrate: row {} (l = {}, beta {}, c = {}, chain {}) left out: KAT {}",
+                        r.name, r.l, r.beta, r.c, r.chain, r.kat
+                    );
+                }
+                r.kat_passed
+            });
+        }
         for f in &a.fitted {
             let is = |r: &TableRow| {
                 &r.name == f || format!("{}:{}:{}", r.l, r.beta, r.c).eq_ignore_ascii_case(f)

@@ -96,37 +96,37 @@ impl CalBreakdown {
 /// fit and its data).
 pub mod coef {
     /// Cycles of one γ_j routine call: constant part (prediction from the Paar count).
-    pub const RT_GAMMA_BASE: f64 = 88.63;
+    pub const RT_GAMMA_BASE: f64 = 80.81;
     /// Cycles of one γ_j routine call per Paar XOR of its screening program.
-    pub const RT_GAMMA_XOR: f64 = 2.013;
+    pub const RT_GAMMA_XOR: f64 = 2.056;
     /// Cycles of one Encode / Decode routine call: constant part.
     pub const RT_ED_BASE: f64 = 0.0;
     /// Cycles of one Encode / Decode routine call per Paar XOR.
-    pub const RT_ED_XOR: f64 = 2.433;
+    pub const RT_ED_XOR: f64 = 2.45;
     /// Per Taylor / column word of the basis conversion.
-    pub const BC_WORD: f64 = 6.758;
+    pub const BC_WORD: f64 = 5.365;
     /// Per word of the table-driven row pass (bc8 / ibc8).
-    pub const BC_ROW: f64 = 46.3;
+    pub const BC_ROW: f64 = 46.15;
     /// Per group of Encode / Decode (gather or scatter, call).
-    pub const ED_GROUP: f64 = 268.1;
+    pub const ED_GROUP: f64 = 101.5;
     /// Per butterfly (group pair): the γ call and the two 32-word XORs.
-    pub const BF_PAIR: f64 = 1349.0;
+    pub const BF_PAIR: f64 = 1169.0;
     /// Per cycle of the v1 formula for the β-independent s0 part of the butterflies.
-    pub const BF_S0: f64 = 0.1848;
+    pub const BF_S0: f64 = 0.0074;
     /// Per group of the pointwise products.
-    pub const PW_GROUP: f64 = 3185.0;
+    pub const PW_GROUP: f64 = 3056.0;
     /// Per 32×32 carry-less product (clmul32).
-    pub const RES_CLMUL: f64 = 77.98;
+    pub const RES_CLMUL: f64 = 76.7;
     /// Per word of XOR / copy / clear in the Karatsuba.
-    pub const RES_WORD: f64 = 12.18;
+    pub const RES_WORD: f64 = 12.29;
     /// Per term of the sparse solve (one load and XOR with shift).
-    pub const REC_SOLVE_TERM: f64 = 2.972;
+    pub const REC_SOLVE_TERM: f64 = 4.07;
     /// Per word of u (table-driven S^{-1}, t and copies).
-    pub const REC_WORD: f64 = 68.83;
+    pub const REC_WORD: f64 = 146.4;
     /// Per word of the shifted copies of u (one per occupied residue r != 0).
-    pub const REC_SHIFT_WORD: f64 = 5.99;
+    pub const REC_SHIFT_WORD: f64 = 0.0;
     /// Per word XORed into h by the sparse product M·u.
-    pub const REC_XOR_WORD: f64 = 4.73;
+    pub const REC_XOR_WORD: f64 = 3.545;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,8 +223,25 @@ pub fn kara_full(n: u64) -> KaraCount {
     }
 }
 
-/// `kara_low` of two n-word operands (the residue product of `c = 32·n`).
+/// `kara_low` of two n-word operands (the residue product of `c = 32·n`): for n = 3t ≥ 6 the
+/// firmware's 3-way split `kara_low3` (3 full and 2 truncated t-word products; 11t words XORed
+/// or copied), otherwise schoolbook at n ≤ 3 or odd n, else the binary split.
 pub fn kara_low(n: u64) -> KaraCount {
+    if n >= 6 && n % 3 == 0 {
+        let t = n / 3;
+        let full = kara_full(t);
+        let lo = kara_low(t);
+        let mut c = KaraCount {
+            words: 11 * t,
+            ..Default::default()
+        };
+        for _ in 0..3 {
+            c += full;
+        }
+        c += lo;
+        c += lo;
+        return c;
+    }
     if n <= 3 || n % 2 == 1 {
         let pairs = n * n.saturating_sub(1) / 2;
         return KaraCount {
@@ -532,12 +549,13 @@ mod tests {
         assert_eq!(ebc_ops(3), 8);
         assert_eq!(ebc_ops(4), 32);
         assert_eq!(ebc_ops(7), 576);
-        // c = 3072: 96 → 48 → 24 → 12 → 6 → 3 words; kara3 has 6 products.
+        // kara3 has 6 products.
         let k = kara_full(3);
         assert_eq!(k.clmul, 6);
         assert_eq!(kara_full(6).clmul, 18);
         let lo = kara_low(96);
-        assert!(lo.clmul > 0 && lo.clmul_lo == 3 * 32);
+        // 96 = 3·32: kara_low3 runs two truncated 32-word products (32 low halves each)
+        assert!(lo.clmul > 0 && lo.clmul_lo == 2 * 32);
         // A modulus 1 + x^33 + x^64 (N = 64) with c = 64: e = 33 gives two terms per word.
         let q = recon_count(&[0, 33, 64], 64);
         assert_eq!(q.solve_terms, 2 * 2);
