@@ -4,7 +4,7 @@
 //! ```sh
 //! cargo run --release -p fwgen --example routine_totals -- \
 //!     [--beta 0x00103674] [--chain artifact] [--m 32] [--l 10] \
-//!     [--slp best|bp|paar] [--slp-restarts N] [--restarts N] [--polish N] [--seed S] [--asm DIR]
+//!     [--slp best|bp|paar] [--slp-restarts N] [--slp-seed S] [--restarts N] [--polish N] [--seed S] [--asm DIR]
 //!     [--slp-cache FILE]
 //! ```
 //!
@@ -24,6 +24,7 @@ fn main() -> Result<()> {
     let (mut m, mut l) = (32u32, 10u32);
     let mut method = Method::Best;
     let mut slp_restarts = algebra::slp::DEFAULT_RESTARTS;
+    let mut slp_seed = 0u64;
     let mut opts = EmitOptions::default();
     let mut asm_dir: Option<std::path::PathBuf> = None;
     let mut cache: Option<std::path::PathBuf> = None;
@@ -43,6 +44,7 @@ fn main() -> Result<()> {
             "--l" => l = v.parse().context("bad --l")?,
             "--slp" => method = Method::parse(v).with_context(|| format!("bad --slp {v}"))?,
             "--slp-restarts" => slp_restarts = v.parse().context("bad --slp-restarts")?,
+            "--slp-seed" => slp_seed = v.parse().context("bad --slp-seed")?,
             "--restarts" => opts.budget.restarts = v.parse().context("bad --restarts")?,
             "--polish" => opts.budget.polish = v.parse().context("bad --polish")?,
             "--seed" => opts.budget.seed = v.parse().context("bad --seed")?,
@@ -62,7 +64,7 @@ fn main() -> Result<()> {
     mats.push(("encode".into(), rows_of(&tp.encode_matrix(), n, n)));
     mats.push(("decode".into(), rows_of(&tp.decode_matrix(), n, n)));
     let sopts = SlpOptions {
-        seed: 0,
+        seed: slp_seed,
         restarts: slp_restarts,
         method,
         threads: None,

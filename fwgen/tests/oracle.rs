@@ -232,3 +232,68 @@ fn fixed_order_with_more_live_values_than_registers_and_s_registers() {
         }
     }
 }
+
+#[test]
+fn two_register_vmovs_keep_the_function_and_never_lengthen() {
+    // the allocator with and without the VMOV-pair and LDRD/STRD-pair passes on the same orders of dense random
+    // programs: both compute the matrix (unit vectors and random words in the simulator), the
+    // paired one is never longer, and paired spills and restores both occur
+    use fwgen::thumb2::alloc::{allocate, AllocParams};
+    use fwgen::thumb2::insn::{render, Stats};
+    let mut rng = SplitMix::new(2024);
+    let (mut saw_to_s, mut saw_to_r) = (false, false);
+    for case in 0..12 {
+        let n_in = [8, 16, 31, 32][case % 4];
+        let n_ops = 60 + rng.below(200);
+        let n_out = 1 + rng.below(32);
+        let slp = random_slp(&mut rng, n_in, n_ops, n_out);
+        let order: Vec<usize> = (0..slp.ops.len()).collect();
+        let masks = rows_of(&slp);
+        let n_out = slp.outputs.len();
+        let mut lens = Vec::new();
+        for pair_vmovs in [false, true] {
+            let p = AllocParams {
+                pair_vmovs,
+                pair_memory: pair_vmovs,
+                clean_bonus: [0, 4, 16][case % 3],
+                ..AllocParams::default()
+            };
+            let a = allocate(&slp, &order, p).expect("allocate");
+            let st = Stats::of(&a.insns);
+            let asm = render("fw_pairs", "test", &a.insns, &st);
+            lens.push(st.total);
+            if pair_vmovs {
+                for l in asm.lines().map(str::trim) {
+                    let n_ops = l.split(',').count();
+                    if l.starts_with("vmov s") && n_ops == 4 {
+                        saw_to_s = true;
+                    }
+                    if l.starts_with("vmov r") || l.starts_with("vmov lr") {
+                        saw_to_r |= n_ops == 4;
+                    }
+                }
+            }
+            let mut inputs: Vec<Vec<u32>> = (0..n_in)
+                .map(|q| (0..n_in).map(|p| u32::from(p == q) * 0xffff_ffff).collect())
+                .collect();
+            inputs.push((0..n_in).map(|_| rng.next_u64() as u32).collect());
+            for input in inputs {
+                let out = sim::run(&asm, "fw_pairs", &input, n_out).expect("sim");
+                for i in 0..n_out {
+                    let want = (0..n_in)
+                        .filter(|&q| (masks[i] >> q) & 1 == 1)
+                        .fold(0u32, |acc, q| acc ^ input[q]);
+                    assert_eq!(
+                        out[i], want,
+                        "case {case} pairs {pair_vmovs} output {i}\n{asm}"
+                    );
+                }
+            }
+        }
+        assert!(lens[1] <= lens[0], "case {case}: {lens:?}");
+    }
+    assert!(
+        saw_to_s && saw_to_r,
+        "no two-register VMOV in either direction"
+    );
+}

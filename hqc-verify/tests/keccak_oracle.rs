@@ -122,8 +122,7 @@ fn xof_read_rules_match_the_oracle_stream() {
     for _ in 0..30 {
         let mut seed = [0u8; 32];
         rng.fill_bytes(&mut seed);
-        let mut input = seed.to_vec();
-        input.push(0x01);
+        let input = [&seed[..], &[0x01u8][..]].concat();
         let stream = shake_oracle(&input, 6000);
         for flavour in [Flavour::V2026_02, Flavour::V5_0_0] {
             let mut xof = Xof::new(&seed, flavour);

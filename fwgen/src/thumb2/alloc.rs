@@ -32,6 +32,11 @@ pub struct AllocParams {
     /// Keep final outputs in registers until registers run out (more STRD pairs) instead of
     /// storing each as soon as `out` is in a register.
     pub defer_stores: bool,
+    /// Merge pairs of VMOVs into two-register VMOVs afterwards ([`super::pairs`]).
+    pub pair_vmovs: bool,
+    /// Merge single loads (stores) of adjacent words into LDRD (STRD) afterwards
+    /// ([`super::mempairs`]).
+    pub pair_memory: bool,
 }
 
 impl Default for AllocParams {
@@ -41,6 +46,8 @@ impl Default for AllocParams {
             pair_loads: true,
             pair_stores: true,
             defer_stores: false,
+            pair_vmovs: true,
+            pair_memory: true,
         }
     }
 }
@@ -146,6 +153,17 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
     st.reg[0] = Some(Val::OutPtr);
     st.reg[1] = Some(Val::InPtr);
     st.run()?;
+    if p.pair_vmovs && st.stack_slots == 0 {
+        st.insns = super::pairs::pair_vmovs(&st.insns);
+        st.high_slots = st.insns.iter().any(|i| match *i {
+            Insn::VmovToS { s, .. } | Insn::VmovToR { s, .. } => s >= 16,
+            Insn::Vmov2ToS { s, .. } | Insn::Vmov2ToR { s, .. } => s + 1 >= 16,
+            _ => false,
+        });
+    }
+    if p.pair_memory {
+        st.insns = super::mempairs::pair_memory(&st.insns);
+    }
     Ok(Allocated { insns: st.finish() })
 }
 

@@ -50,6 +50,10 @@ pub enum Insn {
     VmovToS { s: u8, rt: Reg },
     /// `vmov rt, sN` (restore).
     VmovToR { rt: Reg, s: u8 },
+    /// `vmov sN, sN+1, rt, rt2` (two spills in one instruction).
+    Vmov2ToS { s: u8, rt: Reg, rt2: Reg },
+    /// `vmov rt, rt2, sN, sN+1` (two restores in one instruction; rt != rt2).
+    Vmov2ToR { rt: Reg, rt2: Reg, s: u8 },
     /// `mov rd, #0` (a zero output word).
     MovZero { rd: Reg },
     /// `sub sp, sp, #n` (stack spill words, only when s0-s31 are full).
@@ -115,6 +119,18 @@ impl Insn {
             ),
             Insn::VmovToS { s, rt } => format!("vmov s{s}, {}", reg_name(*rt)),
             Insn::VmovToR { rt, s } => format!("vmov {}, s{s}", reg_name(*rt)),
+            Insn::Vmov2ToS { s, rt, rt2 } => format!(
+                "vmov s{s}, s{}, {}, {}",
+                s + 1,
+                reg_name(*rt),
+                reg_name(*rt2)
+            ),
+            Insn::Vmov2ToR { rt, rt2, s } => format!(
+                "vmov {}, {}, s{s}, s{}",
+                reg_name(*rt),
+                reg_name(*rt2),
+                s + 1
+            ),
             Insn::MovZero { rd } => format!("mov {}, #0", reg_name(*rd)),
             Insn::SubSp(n) => format!("sub sp, sp, #{n}"),
             Insn::AddSp(n) => format!("add sp, sp, #{n}"),
@@ -128,7 +144,7 @@ impl Insn {
 pub struct Stats {
     /// EOR instructions (one per XOR of the program).
     pub eor: usize,
-    /// VMOV instructions (spills to and restores from s0-s31).
+    /// VMOV instructions (spills to and restores from s0-s31; a two-register VMOV counts once).
     pub vmov: usize,
     /// LDR and LDRD instructions (input loads, reloads, pointer reloads).
     pub load: usize,
@@ -149,7 +165,10 @@ impl Stats {
         for i in insns {
             match i {
                 Insn::Eor { .. } => s.eor += 1,
-                Insn::VmovToS { .. } | Insn::VmovToR { .. } => s.vmov += 1,
+                Insn::VmovToS { .. }
+                | Insn::VmovToR { .. }
+                | Insn::Vmov2ToS { .. }
+                | Insn::Vmov2ToR { .. } => s.vmov += 1,
                 Insn::Ldr { .. } | Insn::Ldrd { .. } => s.load += 1,
                 Insn::Str { .. } | Insn::Strd { .. } => s.store += 1,
                 Insn::Push(_) | Insn::Pop(_) | Insn::VPush | Insn::VPop => s.push_pop += 1,

@@ -6,6 +6,8 @@
 
 pub mod alloc;
 pub mod insn;
+pub mod mempairs;
+pub mod pairs;
 pub mod read;
 pub mod schedule;
 pub mod sim;

@@ -5,7 +5,7 @@
 //!
 //! Only the subset the emitter writes is accepted (docs/thumb2.md): `push`/`pop` of register
 //! lists, `vpush`/`vpop {s16-s31}`, `ldr`/`ldrd`/`str`/`strd` with `[rN]` or `[rN, #imm]`,
-//! `eor rd, rn, rm`, `vmov` between a core and an s-register, `mov rd, #0`,
+//! `eor rd, rn, rm`, `vmov` between a core and an s-register (or two core and two consecutive s-registers), `mov rd, #0`,
 //! `sub`/`add sp, sp, #imm` and `bx lr`. Whether a routine computes its matrix is proven by
 //! running the text in [`super::sim`]; this module only reads.
 
@@ -201,6 +201,25 @@ pub fn parse_insn(text: &str) -> Option<Insn> {
                 rt: reg(o(0))?,
                 s: sreg(o(1))?,
             },
+        },
+        ("vmov", 4) => match (sreg(o(0)), sreg(o(1))) {
+            (Some(a), Some(b)) if b == a + 1 => Insn::Vmov2ToS {
+                s: a,
+                rt: reg(o(2))?,
+                rt2: reg(o(3))?,
+            },
+            (Some(_), Some(_)) => return None,
+            _ => {
+                let (a, b) = (sreg(o(2))?, sreg(o(3))?);
+                if b != a + 1 {
+                    return None;
+                }
+                Insn::Vmov2ToR {
+                    rt: reg(o(0))?,
+                    rt2: reg(o(1))?,
+                    s: a,
+                }
+            }
         },
         ("mov", 2) if o(1) == "#0" => Insn::MovZero { rd: reg(o(0))? },
         ("sub", 3) if o(0) == "sp" && o(1) == "sp" => Insn::SubSp(imm(o(2))?),
@@ -399,6 +418,14 @@ pub fn program(insns: &[Insn], n_in: usize, n_out: usize) -> Result<Slp, ReadErr
             },
             Insn::VmovToS { s: k, rt } => s[*k as usize] = r[*rt as usize],
             Insn::VmovToR { rt, s: k } => r[*rt as usize] = s[*k as usize],
+            Insn::Vmov2ToS { s: k, rt, rt2 } => {
+                s[*k as usize] = r[*rt as usize];
+                s[*k as usize + 1] = r[*rt2 as usize];
+            }
+            Insn::Vmov2ToR { rt, rt2, s: k } => {
+                r[*rt as usize] = s[*k as usize];
+                r[*rt2 as usize] = s[*k as usize + 1];
+            }
             Insn::MovZero { rd } => r[*rd as usize] = Val::Zero,
             Insn::SubSp(n) => sp -= i64::from(*n),
             Insn::AddSp(n) => sp += i64::from(*n),

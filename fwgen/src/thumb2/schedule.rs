@@ -282,6 +282,8 @@ fn param_choices() -> Vec<AllocParams> {
                 pair_loads: true,
                 pair_stores: true,
                 defer_stores,
+                pair_vmovs: false,
+                pair_memory: false,
             });
         }
     }
@@ -357,6 +359,7 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     // falling linearly from T0 to 0.05 over the budget; the best order seen is kept
     let n_in = slp.n_in;
     let mut cur_len = ins.len();
+    let mut best_order = order.clone();
     for it in 0..budget.polish {
         if order.len() < 2 {
             break;
@@ -398,8 +401,23 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
                 order = cand;
                 if ci.len() < ins.len() {
                     ins = ci;
+                    best_order = order.clone();
                 }
             }
+        }
+    }
+    // two-register VMOVs on the winner (kept only when shorter)
+    let paired = AllocParams {
+        pair_vmovs: true,
+        pair_memory: true,
+        ..p
+    };
+    if let Some(pi) = eval(slp, &best_order, paired) {
+        if pi.len() < ins.len() {
+            return Ok(Best {
+                insns: pi,
+                params: paired,
+            });
         }
     }
     Ok(Best {

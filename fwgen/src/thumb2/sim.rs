@@ -60,6 +60,10 @@ enum Op {
     Eor(usize, usize, usize),
     VToS(usize, usize),
     VToR(usize, usize),
+    /// `vmov sM, sM+1, rt, rt2`
+    V2ToS(usize, usize, usize),
+    /// `vmov rt, rt2, sM, sM+1`
+    V2ToR(usize, usize, usize),
     MovImm(usize, u32),
     SpAdd(i64),
     BxLr,
@@ -171,6 +175,20 @@ fn parse_line(s: &str) -> Option<Op> {
                 Op::VToS(s, r)
             } else {
                 Op::VToR(reg(o(0))?, sreg(o(1))?)
+            }
+        }
+        ("vmov", 4) => {
+            if let (Some(a), Some(b)) = (sreg(o(0)), sreg(o(1))) {
+                if b != a + 1 {
+                    return None;
+                }
+                Op::V2ToS(a, reg(o(2))?, reg(o(3))?)
+            } else {
+                let (a, b) = (sreg(o(2))?, sreg(o(3))?);
+                if b != a + 1 {
+                    return None;
+                }
+                Op::V2ToR(reg(o(0))?, reg(o(1))?, a)
             }
         }
         ("mov", 2) => Op::MovImm(reg(o(0))?, o(1).strip_prefix('#')?.parse().ok()?),
@@ -372,6 +390,20 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
             Op::Eor(d, n, k) => m.r[*d] = m.r[*n] ^ m.r[*k],
             Op::VToS(s, r) => m.s[*s] = m.r[*r],
             Op::VToR(r, s) => m.r[*r] = m.s[*s],
+            Op::V2ToS(s, r, r2) => {
+                m.s[*s] = m.r[*r];
+                m.s[*s + 1] = m.r[*r2];
+            }
+            Op::V2ToR(r, r2, s) => {
+                if r == r2 {
+                    return Err(SimError::Parse {
+                        line,
+                        text: "vmov to two equal core registers".into(),
+                    });
+                }
+                m.r[*r] = m.s[*s];
+                m.r[*r2] = m.s[*s + 1];
+            }
             Op::MovImm(r, v) => m.r[*r] = *v,
             Op::SpAdd(d) => m.r[13] = (i64::from(m.r[13]) + d) as u32,
             Op::BxLr => {

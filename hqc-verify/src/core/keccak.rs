@@ -48,33 +48,66 @@ pub const RHO: [u32; 25] = [
     0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14,
 ];
 
+/// π as a gather: lane `i` of B = ρ-rotated lane `PI_SRC[i]` of A (B\[y, 2x + 3y\] = A\[x, y\];
+/// regenerated in the tests).
+const PI_SRC: [usize; 25] = {
+    let mut src = [0usize; 25];
+    let mut x = 0;
+    while x < 5 {
+        let mut y = 0;
+        while y < 5 {
+            src[y + 5 * ((2 * x + 3 * y) % 5)] = x + 5 * y;
+            y += 1;
+        }
+        x += 1;
+    }
+    src
+};
+
 /// Keccak-f\[1600\] on lanes `a[x + 5y]` (24 rounds), portable.
 pub fn keccak_f1600(a: &mut [u64; 25]) {
     for rc in ROUND_CONSTANTS {
         // θ
-        let mut c = [0u64; 5];
-        for (x, cx) in c.iter_mut().enumerate() {
-            *cx = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+        let c = [
+            a[0] ^ a[5] ^ a[10] ^ a[15] ^ a[20],
+            a[1] ^ a[6] ^ a[11] ^ a[16] ^ a[21],
+            a[2] ^ a[7] ^ a[12] ^ a[17] ^ a[22],
+            a[3] ^ a[8] ^ a[13] ^ a[18] ^ a[23],
+            a[4] ^ a[9] ^ a[14] ^ a[19] ^ a[24],
+        ];
+        let d = [
+            c[4] ^ c[1].rotate_left(1),
+            c[0] ^ c[2].rotate_left(1),
+            c[1] ^ c[3].rotate_left(1),
+            c[2] ^ c[4].rotate_left(1),
+            c[3] ^ c[0].rotate_left(1),
+        ];
+        // ρ and π (with θ's D folded in): B[y, 2x + 3y] = rot(A[x, y] ^ D[x], r[x, y]), written
+        // out lane by lane so that every rotation amount is a constant
+        macro_rules! rho_pi {
+            ($($i:literal)*) => {
+                [$({
+                    const J: usize = PI_SRC[$i];
+                    (a[J] ^ d[J % 5]).rotate_left(RHO[J])
+                }),*]
+            };
         }
-        for x in 0..5 {
-            let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
-            for y in 0..5 {
-                a[x + 5 * y] ^= d;
-            }
-        }
-        // ρ and π: B[y, 2x + 3y] = rot(A[x, y], r[x, y])
-        let mut b = [0u64; 25];
-        for x in 0..5 {
-            for y in 0..5 {
-                b[y + 5 * ((2 * x + 3 * y) % 5)] = a[x + 5 * y].rotate_left(RHO[x + 5 * y]);
-            }
-        }
+        let b: [u64; 25] =
+            rho_pi!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
         // χ
-        for y in 0..5 {
-            for x in 0..5 {
-                a[x + 5 * y] = b[x + 5 * y] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
-            }
+        macro_rules! chi {
+            ($($y:literal)*) => {
+                $(
+                    let r = [b[5 * $y], b[5 * $y + 1], b[5 * $y + 2], b[5 * $y + 3], b[5 * $y + 4]];
+                    a[5 * $y] = r[0] ^ (!r[1] & r[2]);
+                    a[5 * $y + 1] = r[1] ^ (!r[2] & r[3]);
+                    a[5 * $y + 2] = r[2] ^ (!r[3] & r[4]);
+                    a[5 * $y + 3] = r[3] ^ (!r[4] & r[0]);
+                    a[5 * $y + 4] = r[4] ^ (!r[0] & r[1]);
+                )*
+            };
         }
+        chi!(0 1 2 3 4);
         // ι
         a[0] ^= rc;
     }
@@ -413,7 +446,7 @@ mod tests {
     fn round_constants_from_lfsr() {
         // rc(t) of FIPS 202 Algorithm 5
         fn rc(t: usize) -> u64 {
-            if t % 255 == 0 {
+            if t.is_multiple_of(255) {
                 return 1;
             }
             let mut r: u16 = 1; // R[0] is bit 0
@@ -442,6 +475,15 @@ mod tests {
             (x, y) = (y, (2 * x + 3 * y) % 5);
         }
         assert_eq!(r, RHO);
+    }
+
+    #[test]
+    fn pi_gather_is_the_lane_move() {
+        for x in 0..5 {
+            for y in 0..5 {
+                assert_eq!(PI_SRC[y + 5 * ((2 * x + 3 * y) % 5)], x + 5 * y);
+            }
+        }
     }
 
     #[test]

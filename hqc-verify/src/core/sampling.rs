@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn lane_membership_and_shift() {
         // positions fit a 16-bit lane with 0xFFFF free at every level
-        assert!(Hqc1::N < 0xFFFF && Hqc3::N < 0xFFFF && Hqc5::N < 0xFFFF);
+        const _: () = assert!(Hqc1::N < 0xFFFF && Hqc3::N < 0xFFFF && Hqc5::N < 0xFFFF);
         let vals = [
             0u32, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFE, 0x0101, 17_668, 57_636,
         ];

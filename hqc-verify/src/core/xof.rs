@@ -56,7 +56,7 @@ impl Xof {
     /// copy when the bytes are in the current block.
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> [u8; N] {
-        if !self.aligned || N % 8 == 0 {
+        if !self.aligned || N.is_multiple_of(8) {
             self.sponge.squeeze_array::<N>()
         } else {
             let mut out = [0u8; N];
