@@ -779,7 +779,7 @@ impl Ctx<'_> {
         let tc = &t.xor_programs;
         let cost_v1 =
             cost::config_cost(tc, self.n, None, self.fwd_count(), &self.cfg.table)?.breakdown;
-        let model = calibrated_cost(tc, self.n, None, self.fwd_count())?;
+        let model = calibrated_cost(tc, self.n, None, self.fwd_count(), None)?;
         Ok(Plan {
             rank: 0,
             kind: PlanKind::Single,
@@ -827,6 +827,7 @@ impl Ctx<'_> {
                 modulus_exponents: &exps,
             }),
             self.fwd_count(),
+            None,
         )?;
         let rc = method.cost()?;
         Ok(Plan {
@@ -886,13 +887,14 @@ impl Ctx<'_> {
         // one extra forward at N2 (c1 mod M2, all N2 bits), the pointwise products (one extra
         // at N2) and both inverses. The reductions and the general CRT have no firmware to
         // calibrate against: they keep the v1 operation counts under the cost table.
-        let a = calibrated_cost(&t1.xor_programs, self.n, None, fc)?;
-        let b = calibrated_cost(&t2.xor_programs, self.n, None, fc)?;
-        let extra = calibrated_cost(&t2.xor_programs, n2, None, 1)?;
+        let a = calibrated_cost(&t1.xor_programs, self.n, None, fc, None)?;
+        let b = calibrated_cost(&t2.xor_programs, self.n, None, fc, None)?;
+        let extra = calibrated_cost(&t2.xor_programs, n2, None, 1, None)?;
         let mut model = CalBreakdown {
             forward: a.forward.clone(),
             pointwise: a.pointwise.clone(),
             inverse: a.inverse.clone(),
+            routines: a.routines,
             ..Default::default()
         };
         model.forward.cycles += b.forward.cycles + extra.forward.cycles;

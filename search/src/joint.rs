@@ -23,9 +23,10 @@ pub mod proxy;
 use crate::atomic::write_atomic;
 use crate::driver::RunOptions;
 use crate::error::{Result, SearchError};
+use crate::measure::{fit_with, worst_summary, MeasuredTable, ModelError, Routines};
 use crate::moduli::{run_moduli, ModuliArgs};
 use crate::params::Shard;
-use fafft_config::cost::{cheapest_residue_method, CostTable, COST_MODEL_VERSION};
+use fafft_config::cost::CALIBRATED_MODEL_VERSION as COST_MODEL_VERSION;
 use fafft_config::transform::{coords, element, tmul};
 use proxy::{Affine, Problem, Xors};
 use rayon::prelude::*;
@@ -36,7 +37,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Version of the joint-search JSON.
-pub const JOINT_SCHEMA_VERSION: u32 = 1;
+pub const JOINT_SCHEMA_VERSION: u32 = 2;
 /// Checkpoint layout version.
 const CHECKPOINT_VERSION: u32 = 1;
 
@@ -206,8 +207,9 @@ pub struct OrbitInfo {
     pub residues_mod_32: u32,
     #[serde(skip)]
     beta_bits: u32,
+    /// The exponents of M (its support, deg M = N included).
     #[serde(skip)]
-    counts: [usize; 32],
+    exps: Vec<u64>,
 }
 
 /// A prepared joint search.
@@ -284,19 +286,12 @@ pub fn prepare(a: &JointArgs, threads: Option<usize>) -> Result<Prepared> {
         _ => fafft_config::rules::min_c(n, u64::from(m) << l),
     };
     fafft_config::rules::check(m, l, n, c).map_err(|e| bad(format!("{e}")))?;
-    let table = CostTable::default();
-    let method = if c > 0 {
-        Some(cheapest_residue_method(c, &table).map_err(|e| bad(format!("--c {c}: {e}")))?)
-    } else {
-        None
-    };
-    let problem = Problem {
-        m,
-        l,
-        n,
-        method,
-        table,
-    };
+    if c % 32 != 0 {
+        return Err(bad(format!(
+            "--c {c}: the firmware's residue ring needs a multiple of 32"
+        )));
+    }
+    let problem = Problem { m, l, n, c };
     let within = a.within.unwrap_or(m - l);
     // the K lightest orbits
     let scan = run_moduli(
@@ -332,7 +327,7 @@ pub fn prepare(a: &JointArgs, threads: Option<usize>) -> Result<Prepared> {
         let beta_bits = fafft_config::beta::parse_elem(bh, m)? as u32;
         let p = algebra::gf2x::Poly::from_exponents(&e.minpoly_exponents);
         let modulus = algebra::modulus::modulus_from_minpoly(&p, l);
-        let (_, counts) = algebra::modulus::residues_mod_32(&modulus);
+        let exps: Vec<u64> = modulus.exponents().into_iter().map(|e| e as u64).collect();
         orbits.push(OrbitInfo {
             rank: rank as u32,
             beta: bh.to_string(),
@@ -340,15 +335,15 @@ pub fn prepare(a: &JointArgs, threads: Option<usize>) -> Result<Prepared> {
             weight: e.weight,
             residues_mod_32: e.residues_mod_32,
             beta_bits,
-            counts,
+            exps,
         });
     }
-    let affine = Affine::of_model(&problem, &orbits[0].counts)?;
+    let affine = Affine::of_model(&problem, &orbits[0].exps)?;
     let mut base = Vec::new();
     for o in &orbits {
-        let b = problem.model_total(&problem.zero_consts(), &o.counts)?;
+        let b = problem.model_total(&problem.zero_consts(), &o.exps)?;
         // the coefficients do not depend on the orbit (only the reconstruction does)
-        if Affine::of_model(&problem, &o.counts)? != affine {
+        if Affine::of_model(&problem, &o.exps)? != affine {
             return Err(SearchError::Internal(
                 "the model's XOR coefficients depend on the modulus".into(),
             ));
@@ -434,16 +429,11 @@ impl Prepared {
         let x = Xors {
             gamma: c.gamma_xor.clone(),
             encode: c.encode_xor,
-            encode_trunc: if self.problem.truncated() {
-                c.encode_trunc_xor
-            } else {
-                0
-            },
             decode: c.decode_xor,
         };
         let total = self.problem.model_total(
             &x.consts(self.config.m, self.config.l),
-            &self.orbits[r as usize].counts,
+            &self.orbits[r as usize].exps,
         )?;
         Ok((x, total))
     }
@@ -709,10 +699,12 @@ pub struct JointReport {
     pub config: JointConfig,
     /// N.
     pub big_n: u64,
-    /// The residue method of x^c (null without a residue ring).
+    /// The residue product of x^c (null without a residue ring).
     pub residue_method: Option<String>,
-    /// The cost table's name.
-    pub cost_table: String,
+    /// The model's error against the board, from the committed measured table
+    /// (`results/model/measured.json`) with the exports' own routines, as the full stage
+    /// prices them: one line, and per component.
+    pub model_error: JointModelError,
     /// Space and coverage.
     pub space: JointSpace,
     /// How the proxy is computed.
@@ -739,22 +731,58 @@ pub struct JointReport {
     pub gain: Option<String>,
 }
 
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
+/// `part of whole (p %)`: the counts themselves, not a reduced fraction.
 fn share(part: u64, whole: u64) -> String {
-    let g = gcd(part, whole).max(1);
     format!(
-        "{}/{} ({:.4} %)",
-        part / g,
-        whole / g,
+        "{part} of {whole} ({:.4} %)",
         100.0 * part as f64 / whole.max(1) as f64
     )
+}
+
+/// The model's error against the board, as the joint output states it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JointModelError {
+    /// `worst component x %, product y %` with the exports' own routines (the objective of
+    /// the full stage), then the same with the routines predicted (the screen's proxy).
+    pub summary: String,
+    /// The bounds the model's fit is held to (tests `search/tests/crt.rs`).
+    pub bounds: String,
+    /// Per component: (component, max |model/measured − 1|, smallest, largest ratio), with the
+    /// exports' own routines.
+    pub full_stage: Vec<(String, f64, f64, f64)>,
+    /// The same with the routines predicted from the Paar counts (the proxy).
+    pub screen: Vec<(String, f64, f64, f64)>,
+    /// Rows of the table (fitted, held out).
+    pub rows: String,
+}
+
+/// The error of the calibrated model over the committed table (computed, never typed in).
+pub fn joint_model_error() -> Result<JointModelError> {
+    let t = MeasuredTable::committed().map_err(|e| SearchError::Internal(e.to_string()))?;
+    let err = |r| -> Result<ModelError> {
+        fit_with(&t, r)
+            .map(|x| x.1)
+            .map_err(|e| SearchError::Internal(format!("model error of the committed table: {e}")))
+    };
+    let (full, screen) = (err(Routines::Exported)?, err(Routines::Predicted)?);
+    Ok(JointModelError {
+        summary: format!(
+            "model {} against {} board runs (results/model/measured.json): full stage (the exports' own routines) {}; screen (routines predicted from Paar counts) {}",
+            full.cost_model_version,
+            full.rows,
+            worst_summary(&full),
+            worst_summary(&screen)
+        ),
+        bounds: "each component's model/measured within 0.90-1.10, the product's within 0.95-1.05 (search/tests/crt.rs)".into(),
+        rows: format!(
+            "{} rows: {} fitted, {} held out",
+            full.rows,
+            full.fitted_rows,
+            full.rows - full.fitted_rows
+        ),
+        full_stage: full.max_error,
+        screen: screen.max_error,
+    })
 }
 
 fn entry(p: &Prepared, k: &Key) -> ConfigEntry {
@@ -786,7 +814,7 @@ fn optimise_one(p: &Prepared, k: &Key) -> Result<OptimisedEntry> {
             k.proxy, k.orbit, k.conjugate, k.offset
         )));
     }
-    let f = full::evaluate(&p.problem, beta, g, &p.orbits[k.orbit as usize].counts)?;
+    let f = full::evaluate(&p.problem, beta, g, &p.orbits[k.orbit as usize].exps)?;
     Ok(OptimisedEntry {
         config: entry(p, k),
         paar_xors,
@@ -920,11 +948,16 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
     Ok(JointReport {
         config: cfg.clone(),
         big_n: u64::from(cfg.m) << cfg.l,
-        residue_method: p.problem.method.map(|m| m.label()),
-        cost_table: p.problem.table.name.clone(),
+        residue_method: (cfg.c > 0).then(|| {
+            format!(
+                "the firmware's kara_low on c/32 = {} words (docs/cost-model.md §1)",
+                cfg.c / 32
+            )
+        }),
+        model_error: joint_model_error()?,
         space,
-        proxy: "cost model (fafft_config::cost::config_cost, 2 forward transforms) on the Paar XOR counts (algebra::slp::paar, deterministic ties) of gamma_1..gamma_l, Encode and Decode; each distinct gamma_j matrix of an (orbit, conjugate) counted once (gamma_j depends on the top j - (l - B) offset bits)".into(),
-        objective_definition: "product_cycles = rest_cycles + routine_cycles_per_product: rest = the cost model with every beta-dependent XOR-program term zero (basis conversion, pair updates, subfield products, pointwise, residue product, reconstruction from wt(M)); routines = sum over gamma_1..gamma_l, Encode, Decode of calls per ring product (3*NG/2, 2*NG, NG; NG = 2^l/32) x the static Cortex-M4 cycles of the Thumb-2 routine (TRM rules of docs/m4-timing.md, P = 2)".into(),
+        proxy: format!("the calibrated model {COST_MODEL_VERSION} of search crt (fafft_config::cost::calibrated_cost, 2 forward transforms; docs/cost-model.md) with the XOR routines' cycles predicted from the Paar XOR counts (algebra::slp::paar, deterministic ties) of gamma_1..gamma_l, Encode and Decode; each distinct gamma_j matrix of an (orbit, conjugate) counted once (gamma_j depends on the top j - (l - B) offset bits); the firmware has no truncated Encode"),
+        objective_definition: format!("product_cycles = the calibrated model {COST_MODEL_VERSION} with the routines' own cycles: the routine terms (sum over gamma_1..gamma_l, Encode, Decode of calls per ring product 3*NG/2, 2*NG, NG (NG = 2^l/32) x the static Cortex-M4 cycles of the emitted Thumb-2 routine, TRM rules of docs/m4-timing.md, P = 2) in place of their prediction from the Paar counts; rest_cycles = product_cycles - routine_cycles_per_product (basis conversion, butterfly loops and calls, gathers, pointwise, residue product, reconstruction of the orbit's M)"),
         budget: if cfg.optimise == 0 {
             "none: --optimise 0 (the screen alone; no configuration fully optimised)".to_string()
         } else { format!(
@@ -1122,13 +1155,19 @@ pub fn merge(parts: &[(PathBuf, Vec<u8>)], threads: Option<usize>) -> Result<Joi
 /// One-paragraph summary for stderr.
 pub fn summary(r: &JointReport) -> String {
     let mut s = format!(
-        "joint search (m, l) = ({}, {}): {} configurations ({}); screened {}, fully optimised {}",
+        "joint search (m, l) = ({}, {}): {} configurations ({}); screened {}; fully optimised {}{}\n  {}",
         r.config.m,
         r.config.l,
         r.space.configurations,
         r.space.covered,
         r.space.screened_share,
-        r.space.optimised_share
+        r.space.optimised_share,
+        if r.space.optimised == 0 {
+            " (--optimise 0: the screen alone)"
+        } else {
+            ""
+        },
+        r.model_error.summary
     );
     if let (Some(w), Some(o)) = (&r.winner, &r.weight_only) {
         s.push_str(&format!(

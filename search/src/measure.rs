@@ -12,7 +12,10 @@
 //!   estimated cycles (ratios per component, and the largest |ratio − 1|).
 
 use crate::codegen::{Chain, TransformPrograms};
-use crate::cost::{calibrated_cost, CalBreakdown, CalResidue, CALIBRATED_MODEL_VERSION};
+use crate::cost::{
+    calibrated_cost, routine_cycles, CalBreakdown, CalResidue, RoutineCycles,
+    CALIBRATED_MODEL_VERSION,
+};
 use crate::crt_plan::{modulus_info, CrtError, Plan, PlanKind, PlanReport};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -136,8 +139,55 @@ pub struct TableRow {
     /// false: a held-out row that only checks the model.
     #[serde(default)]
     pub fitted: bool,
+    /// Cycles of one call of each XOR routine of the measured export (TRM rules, read from its
+    /// `.S` files; None when the export was not at hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routine_cycles: Option<RowRoutines>,
     /// The measurement.
     pub measured: Measured,
+}
+
+/// Cycles of one call of each XOR routine of an export ([`routine_cycles`] of its `.S` files).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowRoutines {
+    /// `gft_mul_s_inv_j_beta`, j = 1 … l.
+    pub gamma: Vec<u64>,
+    /// `encode_to_gft_full_length`.
+    pub encode: u64,
+    /// `decode_from_gft_full_length`.
+    pub decode: u64,
+}
+
+impl RowRoutines {
+    /// As the model's input.
+    pub fn cycles(&self) -> RoutineCycles {
+        RoutineCycles::of_routines(&self.gamma, self.encode, self.decode)
+    }
+}
+
+/// The routine cycles of the export in `dir` (its `gft_mul_s_inv_j_beta.S`, j = 1 … l,
+/// `encode_to_gft_full_length.S` and `decode_from_gft_full_length.S`, read back by
+/// `fwgen::thumb2::read`).
+pub fn export_routines(dir: &Path, l: u32) -> Result<RowRoutines, MeasureError> {
+    let one = |name: &str| -> Result<u64, MeasureError> {
+        let f = dir.join(format!("{name}.S"));
+        let text = std::fs::read_to_string(&f).map_err(|e| MeasureError::Table {
+            path: f.display().to_string(),
+            reason: format!("cannot read the routine: {e}"),
+        })?;
+        let r = fwgen::thumb2::read::read(&text).map_err(|e| MeasureError::Table {
+            path: f.display().to_string(),
+            reason: format!("not an emitted routine: {e}"),
+        })?;
+        Ok(routine_cycles(&r.insns))
+    };
+    Ok(RowRoutines {
+        gamma: (1..=l)
+            .map(|j| one(&format!("gft_mul_s_inv_{j}_beta")))
+            .collect::<Result<_, _>>()?,
+        encode: one("encode_to_gft_full_length")?,
+        decode: one("decode_from_gft_full_length")?,
+    })
 }
 
 /// `results/model/measured.json`.
@@ -263,6 +313,11 @@ pub fn row_from_board(
             (format!("not run ({})", failed.join("; ")), false)
         }
     };
+    let l = u(&["params", "l"])? as u32;
+    // the routines of the measured export, when its folder is still there
+    let routine_cycles = get(v, &["params", "dir"])
+        .and_then(|d| d.as_str())
+        .and_then(|d| export_routines(Path::new(d), l).ok());
     Ok(TableRow {
         name: name.into(),
         source: source.into(),
@@ -279,6 +334,7 @@ pub fn row_from_board(
         kat,
         kat_passed,
         fitted: false,
+        routine_cycles,
         measured: Measured {
             forward: fig("forward")?,
             pointwise: fig("pointwise")?,
@@ -298,7 +354,7 @@ pub fn row_from_board(
 
 /// The calibrated model of a configuration (m, l, β, chain, c, n), recomputed from scratch:
 /// the γ_j / Encode / Decode programs by the planner's screening proxy (Paar counts) and the
-/// modulus from β.
+/// modulus from β; the routines' cycles given (`routines`) or predicted from the Paar counts.
 pub fn model_of(
     m: u32,
     l: u32,
@@ -306,6 +362,7 @@ pub fn model_of(
     chain: Chain,
     c: u64,
     n: u64,
+    routines: Option<&RoutineCycles>,
 ) -> Result<CalBreakdown, MeasureError> {
     let g = chain
         .gamma_top(m, l, beta)
@@ -327,7 +384,7 @@ pub fn model_of(
         c,
         modulus_exponents: &exps,
     });
-    Ok(calibrated_cost(&tc, n, residue, 2).map_err(CrtError::Cost)?)
+    Ok(calibrated_cost(&tc, n, residue, 2, routines).map_err(CrtError::Cost)?)
 }
 
 /// Model / measured estimated cycles of one row, per component.
@@ -348,6 +405,8 @@ pub struct RowFit {
 pub struct ModelError {
     /// Model version.
     pub cost_model_version: String,
+    /// The routine cycles the model used (predicted, or the exports' own routines).
+    pub routines: String,
     /// Rows of the table.
     pub rows: usize,
     /// Of those, rows the coefficients were fitted on (the others are held out).
@@ -366,14 +425,41 @@ pub const COMPONENTS: [&str; 6] = [
     "product",
 ];
 
-/// The fit of one row.
+/// Which routine cycles a fit uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Routines {
+    /// Predicted from the Paar counts (the planner's model, `search crt`).
+    Predicted,
+    /// The measured export's own routines (the joint search's full stage); a row without
+    /// them is an error.
+    Exported,
+}
+
+/// The fit of one row (the planner's model: routines predicted from the Paar counts).
 pub fn fit_row(r: &TableRow) -> Result<RowFit, MeasureError> {
+    fit_row_with(r, Routines::Predicted)
+}
+
+/// The fit of one row with the given routine cycles.
+pub fn fit_row_with(r: &TableRow, routines: Routines) -> Result<RowFit, MeasureError> {
     let beta = fafft_config::beta::parse_u32(&r.beta).map_err(|e| MeasureError::Table {
         path: r.name.clone(),
         reason: e.to_string(),
     })?;
     let chain = Chain::parse(&r.chain).map_err(|e| CrtError::Chain(e))?;
-    let b = model_of(r.m, r.l, beta, chain, r.c, r.n)?;
+    let exported = match routines {
+        Routines::Predicted => None,
+        Routines::Exported => Some(
+            r.routine_cycles
+                .as_ref()
+                .ok_or_else(|| MeasureError::Table {
+                    path: r.name.clone(),
+                    reason: "the row has no routine cycles of its export (re-run it with scripts/model-table.sh)".into(),
+                })?
+                .cycles(),
+        ),
+    };
+    let b = model_of(r.m, r.l, beta, chain, r.c, r.n, exported.as_ref())?;
     let ms = &r.measured;
     let pairs = [
         (b.forward.cycles, ms.forward.cycles),
@@ -397,10 +483,22 @@ pub fn fit_row(r: &TableRow) -> Result<RowFit, MeasureError> {
     })
 }
 
-/// The fit of every row, and the largest error per component.
+/// The fit of every row (the planner's model), and the largest error per component.
 pub fn fit(t: &MeasuredTable) -> Result<(Vec<RowFit>, ModelError), MeasureError> {
+    fit_with(t, Routines::Predicted)
+}
+
+/// The fit of every row with the given routine cycles, and the largest error per component.
+pub fn fit_with(
+    t: &MeasuredTable,
+    routines: Routines,
+) -> Result<(Vec<RowFit>, ModelError), MeasureError> {
     use rayon::prelude::*;
-    let rows: Vec<RowFit> = t.rows.par_iter().map(fit_row).collect::<Result<_, _>>()?;
+    let rows: Vec<RowFit> = t
+        .rows
+        .par_iter()
+        .map(|r| fit_row_with(r, routines))
+        .collect::<Result<_, _>>()?;
     let max_error = COMPONENTS
         .iter()
         .filter_map(|c| {
@@ -420,6 +518,10 @@ pub fn fit(t: &MeasuredTable) -> Result<(Vec<RowFit>, ModelError), MeasureError>
         rows,
         ModelError {
             cost_model_version: CALIBRATED_MODEL_VERSION.into(),
+            routines: match routines {
+                Routines::Predicted => "predicted from the Paar counts".into(),
+                Routines::Exported => "of the exports".into(),
+            },
             rows: t.rows.len(),
             fitted_rows: t.rows.iter().filter(|r| r.fitted).count(),
             max_error,
@@ -435,8 +537,9 @@ pub fn render_error(e: &ModelError) -> String {
         .map(|(c, err, lo, hi)| format!("{c} {:.1} % ({lo:.3}..{hi:.3})", 100.0 * err))
         .collect();
     format!(
-        "model {} against {} board runs (results/model/measured.json; coefficients fitted on {} of them, {} held out), max |model/measured - 1|: {}",
+        "model {} (XOR routines {}) against {} board runs (results/model/measured.json; coefficients fitted on {} of them, {} held out), max |model/measured - 1|: {}",
         e.cost_model_version,
+        e.routines,
         e.rows,
         e.fitted_rows,
         e.rows - e.fitted_rows,
@@ -491,6 +594,11 @@ fn kara_full_scratch(n: u64) -> u64 {
 
 /// Scratch words of the firmware's `kara_low` on n words.
 pub fn kara_scratch(n: u64) -> u64 {
+    if n >= 6 && n % 3 == 0 {
+        // kara_low3: as, bs, m, s, lw (7t words), then a full or a truncated t-word product
+        let t = n / 3;
+        return 7 * t + kara_full_scratch(t).max(kara_scratch(t));
+    }
     if n <= 3 || n % 2 == 1 {
         0
     } else {
@@ -891,6 +999,18 @@ pub struct CalibrateArgs {
     /// Write the table here (atomically).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Mark a row as one the coefficients are fitted on (repeatable): its NAME, or its
+    /// configuration `L:BETA:C` (e.g. `10:0x00103674:3072`); the other rows are held out.
+    #[arg(long = "fitted", value_name = "NAME|L:BETA:C")]
+    pub fitted: Vec<String>,
+    /// Mark every row read from a `--crt` report as fitted (the planner's top plans; the
+    /// `--board` rows are then held out unless named by `--fitted`).
+    #[arg(long)]
+    pub fit_crt_rows: bool,
+    /// Leave out rows whose KAT entries did not all pass on the board (each is named on
+    /// stderr with its KAT verdict); without it such rows stay in the table.
+    #[arg(long)]
+    pub drop_kat_failures: bool,
     /// Print the JSON of the fit.
     #[arg(long)]
     pub json: bool,
@@ -923,6 +1043,9 @@ pub fn merge_rows(rows: Vec<TableRow>) -> Vec<TableRow> {
                 x.kat = r.kat;
                 x.kat_passed = r.kat_passed;
                 x.firmware_checks_passed = r.firmware_checks_passed;
+                if r.routine_cycles.is_some() {
+                    x.routine_cycles = r.routine_cycles;
+                }
             }
             None => out.push(r),
         }
@@ -942,6 +1065,15 @@ impl CalibrateArgs {
         }
         for b in &self.board {
             s += &format!(" --board '{b}'");
+        }
+        for f in &self.fitted {
+            s += &format!(" --fitted {f}");
+        }
+        if self.fit_crt_rows {
+            s += " --fit-crt-rows";
+        }
+        if self.drop_kat_failures {
+            s += " --drop-kat-failures";
         }
         if let Some(o) = &self.out {
             s += &format!(" --out {}", o.display());
@@ -983,6 +1115,9 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                     if !row.name.starts_with("crt-") {
                         row.name = format!("crt-{}-{}", row.n, row.name);
                     }
+                    if a.fit_crt_rows {
+                        row.fitted = true;
+                    }
                     rows.push(row);
                 }
             }
@@ -998,7 +1133,31 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{file} is not a board report: {e}"))?;
             rows.push(row_from_board(&v, name, source)?);
         }
-        let rows = merge_rows(rows);
+        let mut rows = merge_rows(rows);
+        if a.drop_kat_failures {
+            rows.retain(|r| {
+                if !r.kat_passed {
+                    eprintln!(
+                        "calibrate: row {} (l = {}, beta {}, c = {}, chain {}) left out: KAT {}",
+                        r.name, r.l, r.beta, r.c, r.chain, r.kat
+                    );
+                }
+                r.kat_passed
+            });
+        }
+        for f in &a.fitted {
+            let is = |r: &TableRow| {
+                &r.name == f || format!("{}:{}:{}", r.l, r.beta, r.c).eq_ignore_ascii_case(f)
+            };
+            let mut any = false;
+            for r in rows.iter_mut().filter(|r| is(r)) {
+                r.fitted = true;
+                any = true;
+            }
+            if !any {
+                anyhow::bail!("--fitted {f}: no row of that name or configuration L:BETA:C");
+            }
+        }
         MeasuredTable {
             schema_version: TABLE_SCHEMA,
             timing: "m4-trm-r0p1-v1".into(),
@@ -1012,10 +1171,20 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
     }
     let (rows, err) = fit(&table)?;
+    let exported = fit_with(&table, Routines::Exported);
     if a.json {
+        let (xrows, xerr) = match &exported {
+            Ok((r, e)) => (Some(r), Some(e)),
+            Err(_) => (None, None),
+        };
         println!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({"rows": rows, "model_error": err}))?
+            serde_json::to_string_pretty(&serde_json::json!({
+                "rows": rows,
+                "model_error": err,
+                "rows_exported_routines": xrows,
+                "model_error_exported_routines": xerr,
+            }))?
         );
     } else {
         for r in &rows {
@@ -1027,6 +1196,21 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             println!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "));
         }
         println!("{}", render_error(&err));
+        match &exported {
+            Ok((xrows, xerr)) => {
+                println!("with the exports' own XOR routines (the joint search's full stage):");
+                for r in xrows {
+                    let parts: Vec<String> = r
+                        .components
+                        .iter()
+                        .map(|(c, _, _, q)| format!("{c} {q:.3}"))
+                        .collect();
+                    println!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "));
+                }
+                println!("{}", render_error(xerr));
+            }
+            Err(e) => println!("with the exports' own XOR routines: not available ({e})"),
+        }
     }
     if a.fit {
         let groups = fit_coefficients(&table)?;
@@ -1053,26 +1237,27 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
 // The coefficients' fit (search calibrate --fit).
 
 /// The coefficient groups of the calibrated model and the measured stage each is fitted to:
-/// (group, measured stage, the feature names of `calibrated::transform_terms` & co.).
-pub const FIT_GROUPS: [(&str, &[&str]); 6] = [
+/// (group = measured stage, the fitted features of `calibrated::transform_terms` & co., the
+/// features with coefficient 1 that are subtracted from the stage first: the XOR routines'
+/// own TRM cycles, from the rows' exports).
+pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
     (
         "butterflies",
-        &[
-            "gamma program XORs",
-            "butterflies (group pairs)",
-            "s0 part (v1 cycles)",
-        ],
+        &["butterflies (group pairs)", "s0 part (v1 cycles)"],
+        &["gamma routine cycles"],
     ),
     (
         "basis_cvt",
         &["basis-conversion words", "basis-conversion row words"],
+        &[],
     ),
     (
         "encode_decode",
-        &["Encode/Decode program XORs", "Encode/Decode groups"],
+        &["Encode/Decode groups"],
+        &["Encode/Decode routine cycles"],
     ),
-    ("pointwise", &["groups"]),
-    ("residue", &["clmul32 products", "Karatsuba words"]),
+    ("pointwise", &["groups"], &[]),
+    ("residue", &["clmul32 products", "Karatsuba words"], &[]),
     (
         "reconstruction",
         &[
@@ -1081,8 +1266,25 @@ pub const FIT_GROUPS: [(&str, &[&str]); 6] = [
             "shifted words",
             "M·u XOR words",
         ],
+        &[],
     ),
 ];
+
+/// One line: the worst component's error and the product's, e.g. `worst component residue
+/// 5.7 %, product 1.1 %`.
+pub fn worst_summary(e: &ModelError) -> String {
+    let worst = e
+        .max_error
+        .iter()
+        .filter(|x| x.0 != "product")
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let product = e.max_error.iter().find(|x| x.0 == "product");
+    format!(
+        "worst component {}, product {}",
+        worst.map_or("none".into(), |w| format!("{} {:.1} %", w.0, 100.0 * w.1)),
+        product.map_or("none".into(), |p| format!("{:.1} %", 100.0 * p.1))
+    )
+}
 
 /// The fitted coefficients of one group.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -1203,51 +1405,123 @@ pub fn nnls_relative(f: &[Vec<f64>], y: &[f64]) -> Vec<f64> {
 }
 
 /// Fit every coefficient group on the table's `fitted` rows (run on the committed table, the
-/// data the committed coefficients of `fafft_config::cost::calibrated::coef` were fitted on).
+/// data the committed coefficients of `fafft_config::cost::calibrated::coef` were fitted on):
+/// first the prediction of a routine's cycles from its Paar count (over every routine of the
+/// fitted rows' exports), then each stage's fitted features against the stage minus the
+/// routines' own cycles (the rows' exports).
 pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, MeasureError> {
-    let (rows, _) = fit(t)?;
+    let fitted: Vec<&TableRow> = t.rows.iter().filter(|r| r.fitted).collect();
     let mut out = Vec::new();
-    for (group, names) in FIT_GROUPS {
+    // the routine predictions: (Paar XORs, cycles) of every routine
+    let mut gamma = (Vec::new(), Vec::new());
+    let mut ed = (Vec::new(), Vec::new());
+    for r in &fitted {
+        let Some(rc) = &r.routine_cycles else {
+            return Err(MeasureError::Table {
+                path: r.name.clone(),
+                reason: "a fitted row without the routine cycles of its export".into(),
+            });
+        };
+        let beta = fafft_config::beta::parse_u32(&r.beta).map_err(|e| MeasureError::Table {
+            path: r.name.clone(),
+            reason: e.to_string(),
+        })?;
+        let chain = Chain::parse(&r.chain).map_err(|e| CrtError::Chain(e))?;
+        let g = chain
+            .gamma_top(r.m, r.l, beta)
+            .map_err(|e| CrtError::Chain(e))?;
+        let tc = TransformPrograms::screening(r.m, r.l, beta, g)
+            .map_err(|e| CrtError::Chain(e))?
+            .consts();
+        for (x, &c) in tc.gamma_xor.iter().zip(&rc.gamma) {
+            gamma.0.push(vec![1.0, *x as f64]);
+            gamma.1.push(c as f64);
+        }
+        for (x, c) in [(tc.encode_xor, rc.encode), (tc.decode_xor, rc.decode)] {
+            ed.0.push(vec![1.0, x as f64]);
+            ed.1.push(c as f64);
+        }
+    }
+    use fafft_config::cost::coef;
+    for (group, (f, y), names, current) in [
+        (
+            "gamma routine cycles (prediction from Paar XORs)",
+            &gamma,
+            ["RT_GAMMA_BASE", "RT_GAMMA_XOR"],
+            [coef::RT_GAMMA_BASE, coef::RT_GAMMA_XOR],
+        ),
+        (
+            "Encode/Decode routine cycles (prediction from Paar XORs)",
+            &ed,
+            ["RT_ED_BASE", "RT_ED_XOR"],
+            [coef::RT_ED_BASE, coef::RT_ED_XOR],
+        ),
+    ] {
+        if y.is_empty() {
+            continue;
+        }
+        let k = nnls_relative(f, y);
+        out.push(GroupFit {
+            group: group.into(),
+            rows: y.len(),
+            coefficients: names
+                .iter()
+                .zip(&k)
+                .zip(current)
+                .map(|((n, k), c)| (n.to_string(), *k, c))
+                .collect(),
+            max_error: max_rel(f, y, &k),
+        });
+    }
+    // the stages, on the rows' own routines
+    let rows: Vec<RowFit> = fitted
+        .iter()
+        .map(|r| fit_row_with(r, Routines::Exported))
+        .collect::<Result<_, _>>()?;
+    for (group, names, fixed) in FIT_GROUPS {
         let mut f = Vec::new();
         let mut y = Vec::new();
         let mut current = vec![0.0; names.len()];
-        for (tr, rf) in t.rows.iter().zip(&rows) {
+        for (tr, rf) in fitted.iter().zip(&rows) {
             let meas = measured_stage(tr, group);
-            if meas == 0 || !tr.fitted {
+            if meas == 0 {
                 continue;
             }
             let (fr, k) = features(&rf.model, names);
+            let (fx, _) = features(&rf.model, fixed);
             for (c, v) in current.iter_mut().zip(k) {
                 if v != 0.0 {
                     *c = v;
                 }
             }
             f.push(fr);
-            y.push(meas as f64);
+            y.push(meas as f64 - fx.iter().sum::<f64>());
         }
         if y.is_empty() {
             continue;
         }
         let k = nnls_relative(&f, &y);
-        let max_error = f
-            .iter()
-            .zip(&y)
-            .map(|(row, &yr)| {
-                let m: f64 = row.iter().zip(&k).map(|(a, b)| a * b).sum();
-                (m / yr - 1.0).abs()
-            })
-            .fold(0.0, f64::max);
         out.push(GroupFit {
             group: group.into(),
             rows: y.len(),
             coefficients: names
                 .iter()
-                .zip(k)
+                .zip(&k)
                 .zip(current)
-                .map(|((n, k), c)| (n.to_string(), k, c))
+                .map(|((n, k), c)| (n.to_string(), *k, c))
                 .collect(),
-            max_error,
+            max_error: max_rel(&f, &y, &k),
         });
     }
     Ok(out)
+}
+
+fn max_rel(f: &[Vec<f64>], y: &[f64], k: &[f64]) -> f64 {
+    f.iter()
+        .zip(y)
+        .map(|(row, &yr)| {
+            let m: f64 = row.iter().zip(k).map(|(a, b)| a * b).sum();
+            (m / yr - 1.0).abs()
+        })
+        .fold(0.0, f64::max)
 }

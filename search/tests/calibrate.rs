@@ -66,13 +66,15 @@ fn nnls_never_returns_a_negative_coefficient() {
 fn committed_coefficients_are_the_fit_of_the_committed_table() {
     let t = MeasuredTable::committed().expect("committed table");
     let groups = fit_coefficients(&t).expect("fit");
-    assert_eq!(groups.len(), 6);
+    assert_eq!(groups.len(), 8);
     let committed = [
+        ("RT_GAMMA_BASE", coef::RT_GAMMA_BASE),
+        ("RT_GAMMA_XOR", coef::RT_GAMMA_XOR),
+        ("RT_ED_BASE", coef::RT_ED_BASE),
+        ("RT_ED_XOR", coef::RT_ED_XOR),
         ("basis-conversion words", coef::BC_WORD),
         ("basis-conversion row words", coef::BC_ROW),
-        ("Encode/Decode program XORs", coef::ED_XOR),
         ("Encode/Decode groups", coef::ED_GROUP),
-        ("gamma program XORs", coef::BF_GAMMA_XOR),
         ("butterflies (group pairs)", coef::BF_PAIR),
         ("s0 part (v1 cycles)", coef::BF_S0),
         ("groups", coef::PW_GROUP),

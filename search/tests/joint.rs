@@ -46,14 +46,19 @@ fn threads_shards_and_resume_give_the_same_bytes() {
     assert_eq!(j["objective"], "product");
     assert_eq!(j["space"]["configurations"].as_u64(), Some(48));
     assert_eq!(j["space"]["screened"].as_u64(), Some(48));
-    assert_eq!(j["space"]["screened_share"], "1/1 (100.0000 %)");
+    assert_eq!(j["space"]["screened_share"], "48 of 48 (100.0000 %)");
     assert_eq!(j["space"]["optimised"].as_u64(), Some(0));
-    // 6 units x (gamma_1..gamma_7 once + 2 + 4 + 8 for gamma_8..gamma_10 + Encode, Decode,
-    // truncated Encode)
+    assert_eq!(j["space"]["optimised_share"], "0 of 48 (0.0000 %)");
+    // 6 units x (gamma_1..gamma_7 once + 2 + 4 + 8 for gamma_8..gamma_10 + Encode, Decode;
+    // the firmware has no truncated Encode, so it is not counted)
     assert_eq!(
         j["space"]["matrices_counted"].as_u64(),
-        Some(6 * (7 + 14 + 3))
+        Some(6 * (7 + 14 + 2))
     );
+    // the model's error against the board, computed from the committed table
+    let want = search::joint::joint_model_error().expect("model error");
+    assert_eq!(j["model_error"]["summary"], want.summary.as_str());
+    assert!(want.summary.contains("worst component") && want.summary.contains("product"));
     let top = j["screen_top"].as_array().expect("top");
     assert_eq!(top.len(), 5);
     let proxies: Vec<f64> = top
@@ -294,5 +299,78 @@ fn fast_paar_count_equals_the_algebra_paar() {
             want,
             "offset {o}"
         );
+    }
+}
+
+/// The joint objective (the full stage's product cycles) of the two configurations of
+/// results/joint/README.md that were exported and measured on the board (rows `h1-joint` and
+/// `h1-lightest` of results/model/measured.json) lies within the model's bounds of their board
+/// estimate (product 0.95-1.05, docs/cost-model.md §3).
+#[test]
+fn joint_objective_of_the_measured_configurations_is_within_the_bounds_of_the_board() {
+    use search::measure::{export_routines, MeasuredTable};
+    let t = MeasuredTable::committed().expect("committed table");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let p = search::joint::proxy::Problem {
+        m: 32,
+        l: 10,
+        n: 17669,
+        c: 3072,
+    };
+    for (name, export) in [("h1-joint", "hqc1-joint"), ("h1-lightest", "hqc1-lightest")] {
+        let row = t
+            .rows
+            .iter()
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("row {name} in results/model/measured.json"));
+        assert_eq!((row.l, row.c, row.n), (10, 3072, 17669));
+        let beta = fafft_config::beta::parse_u32(&row.beta).expect("beta");
+        let chain = search::codegen::Chain::parse(&row.chain).expect("chain");
+        let g = chain.gamma_top(32, 10, beta).expect("gamma_l");
+        let exps: Vec<u64> = search::crt_plan::modulus_info(32, 10, beta)
+            .expect("modulus")
+            .modulus()
+            .exponents()
+            .into_iter()
+            .map(|e| e as u64)
+            .collect();
+        let f = search::joint::full::evaluate(&p, beta, g, &exps).expect("full stage");
+        // the full stage emits the routines of the committed export that the board ran
+        let committed = export_routines(
+            &std::path::Path::new(root)
+                .join("results/export")
+                .join(export),
+            10,
+        )
+        .expect("routines of the committed export");
+        assert_eq!(
+            row.routine_cycles.as_ref(),
+            Some(&committed),
+            "{name}: the row's routines"
+        );
+        let emitted: Vec<u64> = f.routines.iter().map(|r| r.cycles).collect();
+        let mut want = committed.gamma.clone();
+        want.extend([committed.encode, committed.decode]);
+        assert_eq!(emitted, want, "{name}: emitted vs committed routines");
+        let q = f.product_cycles / row.measured.product.cycles as f64;
+        assert!(
+            (0.95..=1.05).contains(&q),
+            "{name}: joint objective {:.0} / board {} = {q:.4}",
+            f.product_cycles,
+            row.measured.product.cycles
+        );
+        for (c, m) in &f.components {
+            let meas = match c.as_str() {
+                "forward" => row.measured.forward.cycles,
+                "pointwise" => row.measured.pointwise.cycles,
+                "inverse" => row.measured.inverse.cycles,
+                "residue" => row.measured.residue.cycles,
+                _ => row.measured.reconstruction.cycles,
+            } as f64;
+            assert!(
+                (0.90..=1.10).contains(&(m / meas)),
+                "{name}: {c} {m:.0} / {meas}"
+            );
+        }
     }
 }

@@ -13,7 +13,7 @@ use super::{butterfly_ops, CostError, CostTable, TransformConsts};
 use serde::Serialize;
 
 /// Version of the calibrated model (recorded in every JSON of `search crt`).
-pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v2";
+pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v3";
 
 /// One feature of a component: its name, its count for the configuration, its coefficient
 /// (cycles per unit) and their product.
@@ -71,6 +71,8 @@ pub struct CalBreakdown {
     pub reconstruction: CalComponent,
     /// Sum of the five.
     pub total_cycles: f64,
+    /// Source of the XOR routines' cycles (`RoutineCycles::source`).
+    pub routines: &'static str,
 }
 
 impl CalBreakdown {
@@ -93,34 +95,38 @@ impl CalBreakdown {
 /// The fitted coefficients (cycles per unit of each feature; docs/cost-model.md §3 gives the
 /// fit and its data).
 pub mod coef {
+    /// Cycles of one γ_j routine call: constant part (prediction from the Paar count).
+    pub const RT_GAMMA_BASE: f64 = 80.81;
+    /// Cycles of one γ_j routine call per Paar XOR of its screening program.
+    pub const RT_GAMMA_XOR: f64 = 2.056;
+    /// Cycles of one Encode / Decode routine call: constant part.
+    pub const RT_ED_BASE: f64 = 0.0;
+    /// Cycles of one Encode / Decode routine call per Paar XOR.
+    pub const RT_ED_XOR: f64 = 2.45;
     /// Per Taylor / column word of the basis conversion.
-    pub const BC_WORD: f64 = 6.802;
+    pub const BC_WORD: f64 = 5.365;
     /// Per word of the table-driven row pass (bc8 / ibc8).
-    pub const BC_ROW: f64 = 45.97;
-    /// Per XOR of the Encode / Decode programs.
-    pub const ED_XOR: f64 = 2.13;
+    pub const BC_ROW: f64 = 46.15;
     /// Per group of Encode / Decode (gather or scatter, call).
-    pub const ED_GROUP: f64 = 340.5;
-    /// Per XOR of the γ_j programs, summed over the butterflies.
-    pub const BF_GAMMA_XOR: f64 = 3.231;
+    pub const ED_GROUP: f64 = 101.5;
     /// Per butterfly (group pair): the γ call and the two 32-word XORs.
-    pub const BF_PAIR: f64 = 1339.0;
+    pub const BF_PAIR: f64 = 1169.0;
     /// Per cycle of the v1 formula for the β-independent s0 part of the butterflies.
-    pub const BF_S0: f64 = 0.0258;
+    pub const BF_S0: f64 = 0.0074;
     /// Per group of the pointwise products.
-    pub const PW_GROUP: f64 = 3185.0;
+    pub const PW_GROUP: f64 = 3056.0;
     /// Per 32×32 carry-less product (clmul32).
-    pub const RES_CLMUL: f64 = 78.83;
+    pub const RES_CLMUL: f64 = 76.7;
     /// Per word of XOR / copy / clear in the Karatsuba.
-    pub const RES_WORD: f64 = 11.51;
+    pub const RES_WORD: f64 = 12.29;
     /// Per term of the sparse solve (one load and XOR with shift).
-    pub const REC_SOLVE_TERM: f64 = 2.969;
+    pub const REC_SOLVE_TERM: f64 = 4.07;
     /// Per word of u (table-driven S^{-1}, t and copies).
-    pub const REC_WORD: f64 = 92.23;
+    pub const REC_WORD: f64 = 146.4;
     /// Per word of the shifted copies of u (one per occupied residue r != 0).
-    pub const REC_SHIFT_WORD: f64 = 3.942;
+    pub const REC_SHIFT_WORD: f64 = 0.0;
     /// Per word XORed into h by the sparse product M·u.
-    pub const REC_XOR_WORD: f64 = 4.821;
+    pub const REC_XOR_WORD: f64 = 3.545;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,8 +223,25 @@ pub fn kara_full(n: u64) -> KaraCount {
     }
 }
 
-/// `kara_low` of two n-word operands (the residue product of `c = 32·n`).
+/// `kara_low` of two n-word operands (the residue product of `c = 32·n`): for n = 3t ≥ 6 the
+/// firmware's 3-way split `kara_low3` (3 full and 2 truncated t-word products; 11t words XORed
+/// or copied), otherwise schoolbook at n ≤ 3 or odd n, else the binary split.
 pub fn kara_low(n: u64) -> KaraCount {
+    if n >= 6 && n % 3 == 0 {
+        let t = n / 3;
+        let full = kara_full(t);
+        let lo = kara_low(t);
+        let mut c = KaraCount {
+            words: 11 * t,
+            ..Default::default()
+        };
+        for _ in 0..3 {
+            c += full;
+        }
+        c += lo;
+        c += lo;
+        return c;
+    }
     if n <= 3 || n % 2 == 1 {
         let pairs = n * n.saturating_sub(1) / 2;
         return KaraCount {
@@ -292,19 +315,120 @@ pub struct CalResidue<'a> {
     pub modulus_exponents: &'a [u64],
 }
 
+/// Cortex-M4 cycles of one straight-line XOR routine of the code generator, by the TRM rules of
+/// docs/m4-timing.md §2 (`m4-trm-r0p1-v1`, P = 2) applied statically: each instruction runs
+/// once, so the static count is what the board's estimate gives for one call. LDR 2, or 1 right
+/// after another LDR; LDRD/STRD 3; STR 1; PUSH/POP 1 + N (+ P when POP loads pc);
+/// VPUSH/VPOP {s16-s31} 1 + 16; EOR, VMOV, MOV, SUB/ADD sp 1; a two-register VMOV 2; BX lr
+/// 1 + P.
+pub fn routine_cycles(insns: &[fwgen::thumb2::Insn]) -> u64 {
+    use fwgen::thumb2::Insn;
+    let mut cyc = 0u64;
+    let mut prev_ldr = false;
+    for i in insns {
+        let (c, is_ldr) = match i {
+            Insn::Ldr { .. } => (if prev_ldr { 1 } else { 2 }, true),
+            Insn::Ldrd { .. } | Insn::Strd { .. } => (3, false),
+            Insn::Str { .. } => (1, false),
+            Insn::Push(r) => (1 + r.len() as u64, false),
+            Insn::Pop(r) => {
+                let pc = r.contains(&fwgen::thumb2::insn::PC);
+                (1 + r.len() as u64 + if pc { REFILL_P } else { 0 }, false)
+            }
+            Insn::VPush | Insn::VPop => (17, false),
+            Insn::BxLr => (1 + REFILL_P, false),
+            Insn::Vmov2ToS { .. } | Insn::Vmov2ToR { .. } => (2, false),
+            Insn::Eor { .. }
+            | Insn::VmovToS { .. }
+            | Insn::VmovToR { .. }
+            | Insn::MovZero { .. }
+            | Insn::SubSp(_)
+            | Insn::AddSp(_) => (1, false),
+        };
+        cyc += c;
+        prev_ldr = is_ldr;
+    }
+    cyc
+}
+
+/// Pipeline refill P of a taken branch (docs/m4-timing.md, `m4-trm-r0p1-v1` point estimate).
+pub const REFILL_P: u64 = 2;
+
+/// Cycles of one call of each XOR routine the firmware runs: γ_1 … γ_l, Encode, Decode.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoutineCycles {
+    /// γ_j (index j − 1).
+    pub gamma: Vec<f64>,
+    /// Encode (all m columns; the firmware has no truncated Encode).
+    pub encode: f64,
+    /// Decode.
+    pub decode: f64,
+    /// Where the figures come from: `"routines"` (the emitted Thumb-2 routines, TRM rules) or
+    /// `"predicted"` (from the Paar XOR counts, [`RoutineCycles::predicted`]).
+    pub source: &'static str,
+}
+
+impl RoutineCycles {
+    /// The cycles of the emitted routines (per call, [`routine_cycles`] of each).
+    pub fn of_routines(gamma: &[u64], encode: u64, decode: u64) -> Self {
+        RoutineCycles {
+            gamma: gamma.iter().map(|&g| g as f64).collect(),
+            encode: encode as f64,
+            decode: decode as f64,
+            source: "routines",
+        }
+    }
+    /// The prediction from the Paar XOR counts of the screening programs (what the planner
+    /// has): `coef::RT_GAMMA_BASE + coef::RT_GAMMA_XOR · X(γ_j)` per γ_j routine and
+    /// `coef::RT_ED_BASE + coef::RT_ED_XOR · X` for Encode and Decode (fitted on the routines
+    /// of the measured table's exports, docs/cost-model.md §3).
+    pub fn predicted(tc: &TransformConsts) -> Self {
+        let g = |x: u64| coef::RT_GAMMA_BASE + coef::RT_GAMMA_XOR * x as f64;
+        let e = |x: u64| coef::RT_ED_BASE + coef::RT_ED_XOR * x as f64;
+        RoutineCycles {
+            gamma: tc
+                .gamma_xor
+                .iter()
+                .take(tc.l as usize)
+                .map(|&x| g(x))
+                .collect(),
+            encode: e(tc.encode_xor),
+            decode: e(tc.decode_xor),
+            source: "predicted",
+        }
+    }
+}
+
+/// Calls of each routine per ring product, from the firmware's loop structure
+/// (`hqc-verify/board/firmware/fafft/fafft.c`): `forward_transforms` forward transforms and one
+/// inverse over NG = ⌈2^l/32⌉ groups; each butterfly layer runs its γ_j once per group pair
+/// (NG/2 per transform), Encode once per group of each forward transform, Decode once per group
+/// of the inverse. Returns (each γ_j, Encode, Decode).
+pub fn calls_per_product(l: u32, forward_transforms: u64) -> (u64, u64, u64) {
+    let ng = (1u64 << l).div_ceil(32);
+    (
+        (forward_transforms + 1) * (ng / 2),
+        forward_transforms * ng,
+        ng,
+    )
+}
+
 /// The features of the transforms (one forward with `top` nonzero input words, or the inverse):
-/// (basis-conversion words, row words, program XORs, groups, γ XORs, pairs, s0 cycles).
-fn transform_terms(tc: &TransformConsts, top: u64, inverse: bool) -> Vec<(&'static str, f64, f64)> {
+/// (basis-conversion words, row words, routine cycles of Encode/Decode, groups, routine cycles
+/// of the γ_j, pairs, s0 cycles). The routine cycles have coefficient 1: they are the TRM
+/// cycles of the routines (docs/m4-timing.md), not fitted.
+fn transform_terms(
+    tc: &TransformConsts,
+    rc: &RoutineCycles,
+    top: u64,
+    inverse: bool,
+) -> Vec<(&'static str, f64, f64)> {
     let big_l = tc.l + tc.m.trailing_zeros();
     let w = (1u64 << big_l) / 32;
     let ng = (1u64 << tc.l).div_ceil(32);
     let bc =
         taylor_words(big_l, if inverse { w } else { top }) + 8 * ebc_ops(big_l.saturating_sub(8));
-    let ed = if inverse {
-        tc.decode_xor
-    } else {
-        tc.encode_xor
-    };
+    let ed = if inverse { rc.decode } else { rc.encode };
     let zero = TransformConsts {
         gamma_xor: vec![0; tc.gamma_xor.len()],
         ..tc.clone()
@@ -312,13 +436,13 @@ fn transform_terms(tc: &TransformConsts, top: u64, inverse: bool) -> Vec<(&'stat
     let t = CostTable::default();
     let s0 = butterfly_ops(&zero).cycles(&t);
     let pairs = ng / 2;
-    let gamma: u64 = tc.gamma_xor.iter().take(tc.l as usize).sum::<u64>() * pairs;
+    let gamma: f64 = rc.gamma.iter().take(tc.l as usize).sum::<f64>() * pairs as f64;
     vec![
         ("basis-conversion words", bc as f64, coef::BC_WORD),
         ("basis-conversion row words", w as f64, coef::BC_ROW),
-        ("Encode/Decode program XORs", (ed * ng) as f64, coef::ED_XOR),
+        ("Encode/Decode routine cycles", ed * ng as f64, 1.0),
         ("Encode/Decode groups", ng as f64, coef::ED_GROUP),
-        ("gamma program XORs", gamma as f64, coef::BF_GAMMA_XOR),
+        ("gamma routine cycles", gamma, 1.0),
         (
             "butterflies (group pairs)",
             (pairs * u64::from(tc.l)) as f64,
@@ -337,11 +461,16 @@ fn scaled(v: Vec<(&'static str, f64, f64)>, k: u64) -> Vec<(&'static str, f64, f
 /// The calibrated cost of one product: `forward_transforms` forward transforms of n-bit
 /// operands, the pointwise products, one inverse transform, and with `residue` the firmware's
 /// Karatsuba product mod x^c and its reconstruction.
+///
+/// `routines`: the cycles of the emitted XOR routines when known (the joint search's full
+/// stage, a measured export); None: predicted from the Paar counts of `tc`
+/// ([`RoutineCycles::predicted`], what the planner ranks by).
 pub fn calibrated_cost(
     tc: &TransformConsts,
     n: u64,
     residue: Option<CalResidue<'_>>,
     forward_transforms: u64,
+    routines: Option<&RoutineCycles>,
 ) -> Result<CalBreakdown, CostError> {
     if !matches!(tc.m, 8 | 16 | 32) {
         return Err(CostError::UnsupportedM { m: tc.m });
@@ -353,8 +482,30 @@ pub fn calibrated_cost(
     }
     let ng = (1u64 << tc.l).div_ceil(32);
     let top = n.div_ceil(32);
-    let forward = CalComponent::of(scaled(transform_terms(tc, top, false), forward_transforms));
-    let inverse = CalComponent::of(transform_terms(tc, top, true));
+    let predicted;
+    let rc = match routines {
+        Some(r) => {
+            if r.gamma.len() < tc.l as usize {
+                return Err(CostError::Overflow {
+                    what: format!(
+                        "routine cycles of {} gamma routines for a transform with l = {}",
+                        r.gamma.len(),
+                        tc.l
+                    ),
+                });
+            }
+            r
+        }
+        None => {
+            predicted = RoutineCycles::predicted(tc);
+            &predicted
+        }
+    };
+    let forward = CalComponent::of(scaled(
+        transform_terms(tc, rc, top, false),
+        forward_transforms,
+    ));
+    let inverse = CalComponent::of(transform_terms(tc, rc, top, true));
     let pointwise = CalComponent::of(vec![("groups", ng as f64, coef::PW_GROUP)]);
     let (res, rec) = match residue {
         None => (CalComponent::default(), CalComponent::default()),
@@ -384,6 +535,7 @@ pub fn calibrated_cost(
         residue: res,
         reconstruction: rec,
         total_cycles: 0.0,
+        routines: rc.source,
     }
     .sum())
 }
@@ -399,12 +551,13 @@ mod tests {
         assert_eq!(ebc_ops(3), 8);
         assert_eq!(ebc_ops(4), 32);
         assert_eq!(ebc_ops(7), 576);
-        // c = 3072: 96 → 48 → 24 → 12 → 6 → 3 words; kara3 has 6 products.
+        // kara3 has 6 products.
         let k = kara_full(3);
         assert_eq!(k.clmul, 6);
         assert_eq!(kara_full(6).clmul, 18);
         let lo = kara_low(96);
-        assert!(lo.clmul > 0 && lo.clmul_lo == 3 * 32);
+        // 96 = 3·32: kara_low3 runs two truncated 32-word products (32 low halves each)
+        assert!(lo.clmul > 0 && lo.clmul_lo == 2 * 32);
         // A modulus 1 + x^33 + x^64 (N = 64) with c = 64: e = 33 gives two terms per word.
         let q = recon_count(&[0, 33, 64], 64);
         assert_eq!(q.solve_terms, 2 * 2);

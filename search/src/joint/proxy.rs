@@ -8,15 +8,19 @@
 //! thus needs `Σ_j 2^max(0, j − l + B)` γ matrices (2,046 for B = l = 10) plus Encode and
 //! Decode, instead of `(l + 2)·2^B`.
 //!
-//! The model (`fafft_config::cost::config_cost`) is affine in the XOR counts of the programs
-//! (each program runs a fixed number of times per product), so the proxy is
-//! `base(orbit) + Σ_j a_j·X(γ_j) + e·X(Encode) + e'·X(truncated Encode) + d·X(Decode)` with the
-//! coefficients read off the model once ([`Affine::of_model`], which also checks the
-//! affinity); `base` holds everything else, including the reconstruction from wt(M).
+//! The model is the calibrated model of `search crt` (`fafft_config::cost::calibrated_cost`,
+//! docs/cost-model.md) with the XOR routines' cycles predicted from the Paar counts. It is
+//! affine in the XOR counts of the programs (each routine runs a fixed number of times per
+//! product), so the proxy is `base(orbit) + Σ_j a_j·X(γ_j) + e·X(Encode) + d·X(Decode)` with
+//! the coefficients read off the model once ([`Affine::of_model`], which also checks the
+//! affinity); `base` holds everything else, including the reconstruction of the orbit's M.
+//! The firmware has no truncated Encode, so it is neither counted nor priced.
 
 use crate::error::{Result, SearchError};
 use crate::joint::paar::paar_count;
-use fafft_config::cost::{config_cost, CostTable, ResidueMethod, ResiduePart, TransformConsts};
+use fafft_config::cost::{
+    calibrated_cost, CalBreakdown, CalResidue, RoutineCycles, TransformConsts,
+};
 use fafft_config::transform::{coords, element, mul_matrix, TransformPrograms};
 
 /// The problem the costs are for.
@@ -28,27 +32,31 @@ pub struct Problem {
     pub l: u32,
     /// Operand bits n.
     pub n: u64,
-    /// The residue method (None: no residue ring, c = 0).
-    pub method: Option<ResidueMethod>,
-    /// The cost table.
-    pub table: CostTable,
+    /// Residue size c (0: no residue ring).
+    pub c: u64,
 }
 
 impl Problem {
-    /// Whether the forward transforms use the truncated Encode (`2n ≤ N`).
-    pub fn truncated(&self) -> bool {
-        self.n.saturating_mul(2) <= u64::from(self.m) << self.l
+    /// The calibrated model of one product (two forward transforms) for the given XOR counts
+    /// and exponents of M; `routines`: the emitted routines' cycles, or None (predicted from
+    /// the XOR counts).
+    pub fn model(
+        &self,
+        tc: &TransformConsts,
+        exps: &[u64],
+        routines: Option<&RoutineCycles>,
+    ) -> Result<CalBreakdown> {
+        let res = (self.c > 0).then_some(CalResidue {
+            c: self.c,
+            modulus_exponents: exps,
+        });
+        calibrated_cost(tc, self.n, res, 2, routines)
+            .map_err(|e| SearchError::BadOption(format!("cost model: {e}")))
     }
 
-    /// The model's total for the given XOR counts and residue counts of M.
-    pub fn model_total(&self, tc: &TransformConsts, counts: &[usize; 32]) -> Result<f64> {
-        let res = self.method.map(|method| ResiduePart {
-            method,
-            residue_counts: counts,
-        });
-        config_cost(tc, self.n, res, 2, &self.table)
-            .map(|c| c.breakdown.total_cycles)
-            .map_err(|e| SearchError::BadOption(format!("cost model: {e}")))
+    /// The model's total for the given XOR counts and exponents of M (routines predicted).
+    pub fn model_total(&self, tc: &TransformConsts, exps: &[u64]) -> Result<f64> {
+        self.model(tc, exps, None).map(|b| b.total_cycles)
     }
 
     /// Transform constants with every β-dependent XOR count zero.
@@ -71,8 +79,6 @@ pub struct Affine {
     pub gamma: Vec<f64>,
     /// Cycles per XOR of the full Encode.
     pub encode: f64,
-    /// Cycles per XOR of the truncated Encode.
-    pub encode_trunc: f64,
     /// Cycles per XOR of Decode.
     pub decode: f64,
 }
@@ -82,10 +88,8 @@ pub struct Affine {
 pub struct Xors {
     /// γ_1 … γ_l.
     pub gamma: Vec<u64>,
-    /// Encode (all m columns).
+    /// Encode (all m columns; the firmware has no truncated Encode).
     pub encode: u64,
-    /// Truncated Encode (m/2 columns; 0 when the product does not use it).
-    pub encode_trunc: u64,
     /// Decode.
     pub decode: u64,
 }
@@ -98,7 +102,7 @@ impl Xors {
             l,
             gamma_xor: self.gamma.clone(),
             encode_xor: self.encode,
-            encode_trunc_xor: self.encode_trunc,
+            encode_trunc_xor: 0,
             decode_xor: self.decode,
         }
     }
@@ -107,13 +111,13 @@ impl Xors {
 impl Affine {
     /// Read the coefficients off the model by unit differences at zero, and check that the model
     /// is affine at two other points (otherwise the proxy would not be the model: an error).
-    pub fn of_model(p: &Problem, counts: &[usize; 32]) -> Result<Affine> {
+    pub fn of_model(p: &Problem, exps: &[u64]) -> Result<Affine> {
         let z = p.zero_consts();
-        let base = p.model_total(&z, counts)?;
+        let base = p.model_total(&z, exps)?;
         let diff = |f: &dyn Fn(&mut TransformConsts)| -> Result<f64> {
             let mut t = z.clone();
             f(&mut t);
-            Ok(p.model_total(&t, counts)? - base)
+            Ok(p.model_total(&t, exps)? - base)
         };
         let mut gamma = Vec::new();
         for j in 0..p.l as usize {
@@ -122,17 +126,20 @@ impl Affine {
         let a = Affine {
             gamma,
             encode: diff(&|t| t.encode_xor = 1)?,
-            encode_trunc: diff(&|t| t.encode_trunc_xor = 1)?,
             decode: diff(&|t| t.decode_xor = 1)?,
         };
+        if diff(&|t| t.encode_trunc_xor = 1)? != 0.0 {
+            return Err(SearchError::Internal(
+                "the cost model prices a truncated Encode, which the firmware does not run".into(),
+            ));
+        }
         for s in [1u64, 7] {
             let x = Xors {
                 gamma: (0..u64::from(p.l)).map(|j| 150 + s * 13 * j).collect(),
                 encode: 300 + s,
-                encode_trunc: 120 + 2 * s,
                 decode: 310 + 3 * s,
             };
-            let want = p.model_total(&x.consts(p.m, p.l), counts)?;
+            let want = p.model_total(&x.consts(p.m, p.l), exps)?;
             let got = base + a.eval(&x);
             if (want - got).abs() > 1e-6 * want.abs().max(1.0) {
                 return Err(SearchError::Internal(format!(
@@ -151,7 +158,6 @@ impl Affine {
             s += a * g as f64;
         }
         s += self.encode * x.encode as f64;
-        s += self.encode_trunc * x.encode_trunc as f64;
         s += self.decode * x.decode as f64;
         s
     }
@@ -165,10 +171,8 @@ fn mul_rows(m: u32, g: u32) -> Vec<u64> {
 
 /// The Paar counts of one (orbit, conjugate) unit: Encode, Decode and the γ tree.
 pub struct Unit {
-    /// Encode, truncated Encode (0 unless used), Decode.
+    /// Encode.
     pub encode: u64,
-    /// Truncated Encode.
-    pub encode_trunc: u64,
     /// Decode.
     pub decode: u64,
     /// `tree[j − 1][p]`: Paar count of γ_j for the offset prefix p (`o >> (l − j)`).
@@ -186,15 +190,11 @@ pub fn unit(p: &Problem, beta: u32, offset_bits: u32) -> Result<Unit> {
     let ed = TransformPrograms::screening(m, 0, beta, beta)
         .map_err(|e| SearchError::Internal(format!("Encode/Decode of beta {beta:#x}: {e}")))?;
     let encode = ed.encode.xor_count() as u64;
-    let encode_trunc = if p.truncated() {
-        ed.encode_trunc.xor_count() as u64
-    } else {
-        0
-    };
     let decode = ed.decode.xor_count() as u64;
     let cb = coords(beta);
     let mut tree = Vec::with_capacity(l as usize);
-    let mut matrices = 3;
+    // Encode and Decode (the firmware has no truncated Encode: not counted)
+    let mut matrices = 2;
     for j in 1..=l {
         let bits = j.saturating_sub(l - offset_bits);
         let mut v = Vec::with_capacity(1 << bits);
@@ -207,7 +207,6 @@ pub fn unit(p: &Problem, beta: u32, offset_bits: u32) -> Result<Unit> {
     }
     Ok(Unit {
         encode,
-        encode_trunc,
         decode,
         tree,
         matrices,
@@ -226,7 +225,6 @@ impl Unit {
                 })
                 .collect(),
             encode: self.encode,
-            encode_trunc: self.encode_trunc,
             decode: self.decode,
         }
     }

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Regenerate the board-measured table of the calibrated cost model, results/model/measured.json
+# (docs/cost-model.md §2, results/model/README.md), from scratch:
+#   1. `search crt --n N --measure 5` for HQC-1, HQC-3, HQC-5 (exports, builds, KAT-checks and
+#      counts the buildable top-5 plans; results/model/crt-N.json, crt-N.txt);
+#   2. the extra configurations below (`search export` + `hqc-verify board --count 2 --flavour
+#      v5.0.0 --json`), for at least 5 distinct beta per level;
+#   3. `search calibrate` on all of them into results/model/measured.json (one row per
+#      configuration; the rows of the search crt runs are the ones the coefficients are fitted on,
+#      the extra rows are held out).
+#
+# Idempotent and resumable: everything is kept in $MODEL_TABLE_DIR (default build/model-table).
+# An export is reused when its params.json has the same export command (a committed one from
+# results/export/ is copied instead of re-exported); a board report is reused when it was made
+# from the same export (params checksum) by the same firmware (git tree of hqc-verify/board,
+# clean) and the same hqc-verify binary. Delete the folder to start over.
+#
+# MODEL_TABLE_EXPORTS_ONLY=1 makes the exports only (no board run, no table).
+# Binaries: $SEARCH and $HQC_VERIFY, default $CARGO_TARGET_DIR/release (or target/release);
+# build them first: cargo build --release -p search -p hqc-verify.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+REL=${CARGO_TARGET_DIR:-$ROOT/target}/release
+SEARCH=${SEARCH:-$REL/search}
+HQC_VERIFY=${HQC_VERIFY:-$REL/hqc-verify}
+WORK=${MODEL_TABLE_DIR:-$ROOT/build/model-table}
+OUT=${MODEL_TABLE_OUT:-results/model}
+for b in "$SEARCH" "$HQC_VERIFY"; do
+    [ -x "$b" ] || { echo "model-table: $b not found (cargo build --release -p search -p hqc-verify)" >&2; exit 2; }
+done
+command -v python3 >/dev/null || { echo "model-table: python3 is needed" >&2; exit 2; }
+mkdir -p "$WORK/exp" "$WORK/board" "$OUT"
+
+# The firmware stamp: board reports are reused only under the same firmware and hqc-verify.
+if git diff --quiet HEAD -- hqc-verify/board 2>/dev/null; then
+    FW=$(git rev-parse HEAD:hqc-verify/board)
+else
+    FW="dirty-$(date +%s)"
+fi
+FW="$FW $(sha256sum "$HQC_VERIFY" | cut -c1-16)"
+
+# Extra rows: NAME|LEVEL|N|L|C|BETA|CHAIN|SOURCE. Betas from the committed scans
+# (results/moduli-m32-l1{0,1,2}.json, "lightest orbit k") and the joint search.
+EXTRA=(
+"h1-lightest|HQC-1|17669|10|3072|0x0028b51f|default|lightest orbit 1 of l = 10 (results/moduli-m32-l10.json)"
+"h1-b28b612-c3072|HQC-1|17669|10|3072|0x0028b612|default|lightest orbit 2 of l = 10 (results/moduli-m32-l10.json)"
+"h1-joint|HQC-1|17669|10|3072|0x002a3260|gamma:0x8f3fe14b|joint-search winner (results/joint/README.md, results/export/hqc1-joint)"
+"h1-b28b613-c3072|HQC-1|17669|10|3072|0x0028b613|default|lightest orbit 4 of l = 10 (results/moduli-m32-l10.json)"
+"h3-b112cc1-c8192|HQC-3|35851|11|8192|0x00112cc1|default|lightest orbit 1 of l = 11 (results/moduli-m32-l11.json)"
+"h3-b112c52-c8192|HQC-3|35851|11|8192|0x00112c52|default|lightest orbit 3 of l = 11 (results/moduli-m32-l11.json)"
+"h3-b112cb1-c8192|HQC-3|35851|11|8192|0x00112cb1|default|lightest orbit 4 of l = 11 (results/moduli-m32-l11.json)"
+"h3-b112ae7-c8192|HQC-3|35851|11|8192|0x00112ae7|default|lightest orbit 5 of l = 11 (results/moduli-m32-l11.json)"
+"h5-b8f377|HQC-5|57637|12|0|0x0008f377|default|lightest orbit 1 of l = 12 (results/moduli-m32-l12.json)"
+"h5-b8e514|HQC-5|57637|12|0|0x0008e514|default|lightest orbit 2 of l = 12 (results/moduli-m32-l12.json)"
+"h5-b8c9ac|HQC-5|57637|12|0|0x0008c9ac|default|lightest orbit 3 of l = 12 (results/moduli-m32-l12.json)"
+"h5-b8f572|HQC-5|57637|12|0|0x0008f572|default|lightest orbit 4 of l = 12 (results/moduli-m32-l12.json)"
+)
+# The rows the coefficients are fitted on: every row of the search crt runs (the planner's
+# top plans, --fit-crt-rows); the extra rows above are held out (their other beta were never
+# seen by the fit), unless named here (row name, or configuration L:BETA:C).
+FITTED=()
+
+# find_export DIR COMMAND: copy a committed export with this command into DIR (0 if found).
+find_export() {
+    python3 - "$1" "$2" <<'EOF'
+import json, os, shutil, sys, glob
+dst, cmd = sys.argv[1], sys.argv[2]
+def strip(c): return c.split(" --out ")[0]
+for p in sorted(glob.glob("results/export/*/params.json")):
+    try:
+        if strip(json.load(open(p))["command"]) == strip(cmd):
+            if os.path.exists(dst): shutil.rmtree(dst)
+            shutil.copytree(os.path.dirname(p), dst)
+            print(os.path.dirname(p)); sys.exit(0)
+    except Exception: pass
+sys.exit(1)
+EOF
+}
+
+# ensure_export DIR COMMAND-WITHOUT-OUT: reuse, copy a committed export, or export.
+ensure_export() {
+    local dir=$1 cmd=$2
+    if [ -f "$dir/params.json" ] && python3 -c "import json,sys; sys.exit(0 if json.load(open('$dir/params.json'))['command'].split(' --out ')[0] == sys.argv[1] else 1)" "$cmd"; then
+        echo "  export: reused $dir"
+    elif src=$(find_export "$dir" "$cmd"); then
+        echo "  export: copied $src"
+    else
+        rm -rf "$dir"
+        echo "  export: $cmd"
+        local t0=$SECONDS
+        # shellcheck disable=SC2086
+        "$SEARCH" ${cmd#search } --out "$dir" >/dev/null
+        echo "  export: done in $((SECONDS - t0)) s"
+    fi
+}
+
+# stamp of an export + firmware
+stamp() { echo "$FW $(python3 -c "import json; print(json.load(open('$1/params.json'))['checksum'])")"; }
+
+# 1. search crt --measure 5 per level.
+CRT_ARGS=()
+for N in 17669 35851 57637; do
+    d="$WORK/crt-$N"
+    mkdir -p "$d"
+    echo "model-table: search crt --n $N --measure 5"
+    # a finished run under the same firmware and hqc-verify is kept (delete $d to re-rank
+    # after a change of the model)
+    if [ -f "$d/crt.json" ] && [ "$(cut -d' ' -f1-2 "$d/stamp" 2>/dev/null)" = "$FW" ]; then
+        echo "  reused $d/crt.json (same firmware and hqc-verify)"
+        cp "$d/crt.json" "$OUT/crt-$N.json"
+        cp "$d/crt.txt" "$OUT/crt-$N.txt"
+        CRT_ARGS+=(--crt "$OUT/crt-$N.json")
+        continue
+    fi
+    "$SEARCH" crt --n "$N" --json > "$d/plan.json"
+    # export the single-modulus plans of the top 5 into rank-R first (a committed export is
+    # copied; search crt --measure reuses a matching export, and skips what the firmware
+    # cannot build)
+    while IFS='|' read -r rank cmd; do
+        echo "  rank $rank:"
+        ensure_export "$d/rank-$rank" "$cmd"
+    done < <(python3 - "$d/plan.json" <<'EOF'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+for p in plan["plans"][:5]:
+    if len(p["transforms"]) != 1 or p["c"] >= 32768:
+        continue
+    t = p["transforms"][0]
+    print("%d|search export --m 32 --l %d --beta %s --c %d --n %d --chain %s"
+          % (p["rank"], t["l"], t["beta"], p["c"], plan["n"], t["chain"]))
+EOF
+)
+    [ -n "${MODEL_TABLE_EXPORTS_ONLY:-}" ] && continue
+    s="$FW $(sha256sum "$d/plan.json" | cut -c1-16) $(cat "$d"/rank-*/params.json 2>/dev/null | sha256sum | cut -c1-16)"
+    if [ -f "$d/crt.json" ] && [ "$(cat "$d/stamp" 2>/dev/null)" = "$s" ]; then
+        echo "  reused $d/crt.json (same plans, exports and firmware)"
+    else
+        t0=$SECONDS
+        "$SEARCH" crt --n "$N" --measure 5 --measure-dir "$d" --hqc-verify "$HQC_VERIFY" \
+            --out "$d/crt.json" > "$d/crt.txt"
+        # the stamp covers the exports as they are after the run
+        s="$FW $(sha256sum "$d/plan.json" | cut -c1-16) $(cat "$d"/rank-*/params.json 2>/dev/null | sha256sum | cut -c1-16)"
+        echo "$s" > "$d/stamp"
+        echo "  done in $((SECONDS - t0)) s"
+    fi
+    cp "$d/crt.json" "$OUT/crt-$N.json"
+    cp "$d/crt.txt" "$OUT/crt-$N.txt"
+    CRT_ARGS+=(--crt "$OUT/crt-$N.json")
+done
+
+# 2. the extra rows.
+BOARD_ARGS=()
+i=0
+for row in "${EXTRA[@]}"; do
+    i=$((i + 1))
+    IFS='|' read -r name level n l c beta chain source <<< "$row"
+    echo "model-table: [$i/${#EXTRA[@]}] $name ($level, beta $beta, c = $c, chain $chain)"
+    dir="$WORK/exp/$name"
+    ensure_export "$dir" "search export --m 32 --l $l --beta $beta --c $c --n $n --chain $chain"
+    [ -n "${MODEL_TABLE_EXPORTS_ONLY:-}" ] && continue
+    rep="$WORK/board/$name.json"
+    s=$(stamp "$dir")
+    if [ -f "$rep" ] && [ "$(cat "$rep.stamp" 2>/dev/null)" = "$s" ]; then
+        echo "  board: reused $rep"
+    else
+        t0=$SECONDS
+        "$HQC_VERIFY" board --params "$dir/params.json" --count 2 --flavour v5.0.0 --json \
+            --build-dir "$WORK/build" > "$rep.tmp" || true
+        python3 -c "import json; json.load(open('$rep.tmp'))" 2>/dev/null \
+            || { echo "  board: no JSON report for $name (see $rep.tmp)" >&2; exit 1; }
+        mv "$rep.tmp" "$rep"
+        echo "$s" > "$rep.stamp"
+        echo "  board: done in $((SECONDS - t0)) s"
+    fi
+    mkdir -p "$OUT/board"
+    cp "$rep" "$OUT/board/$name.json"
+    BOARD_ARGS+=(--board "$name|$source|$OUT/board/$name.json")
+done
+[ -n "${MODEL_TABLE_EXPORTS_ONLY:-}" ] && { echo "model-table: exports done (MODEL_TABLE_EXPORTS_ONLY)"; exit 0; }
+
+# 3. the table.
+FIT_ARGS=(--fit-crt-rows --drop-kat-failures)
+for f in "${FITTED[@]}"; do FIT_ARGS+=(--fitted "$f"); done
+echo "model-table: search calibrate -> $OUT/measured.json"
+"$SEARCH" calibrate "${CRT_ARGS[@]}" "${BOARD_ARGS[@]}" "${FIT_ARGS[@]}" --out "$OUT/measured.json" --fit
