@@ -343,7 +343,7 @@ pub fn prepare(a: &JointArgs, threads: Option<usize>) -> Result<Prepared> {
     for o in &orbits {
         let b = problem.model_total(&problem.zero_consts(), &o.exps)?;
         // the coefficients do not depend on the orbit (only the reconstruction does)
-        if Affine::of_model(&problem, &o.exps)? != affine {
+        if !Affine::of_model(&problem, &o.exps)?.agrees_with(&affine) {
             return Err(SearchError::Internal(
                 "the model's XOR coefficients depend on the modulus".into(),
             ));

@@ -150,6 +150,21 @@ impl Affine {
         Ok(a)
     }
 
+    /// Whether two coefficient sets agree up to floating-point rounding (relative 1e-9): the
+    /// coefficients are differences of model totals, and those totals include the
+    /// modulus-dependent reconstruction, so the last bits of a difference can depend on it.
+    pub fn agrees_with(&self, other: &Affine) -> bool {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+        self.gamma.len() == other.gamma.len()
+            && self
+                .gamma
+                .iter()
+                .zip(&other.gamma)
+                .all(|(&a, &b)| close(a, b))
+            && close(self.encode, other.encode)
+            && close(self.decode, other.decode)
+    }
+
     /// The XOR-dependent part `Σ coefficient · count` (γ_1 first, then Encode, Decode), in a
     /// fixed order so that the sum is the same on every thread.
     pub fn eval(&self, x: &Xors) -> f64 {
