@@ -241,7 +241,8 @@ pub fn permute_interleaved(s: &mut [u32; 50]) {
         extern "C" {
             fn hqc_keccak_f1600_m4(state: *mut u32);
         }
-        // SAFETY: the routine reads and writes the 50 words of `s`, uses 296 bytes of stack
+        // SAFETY: the routine reads and writes the 50 words of `s`, uses 280 bytes of stack
+        // (`push {r0, r4-r11, lr}`: 40 bytes, then a 240-byte frame: D and the second state)
         // and follows the AAPCS.
         unsafe { hqc_keccak_f1600_m4(s.as_mut_ptr()) }
     }
@@ -311,14 +312,14 @@ fn extract_block<S: KeccakState>(state: &S, block: &mut [u8]) {
 }
 
 impl<S: KeccakState> Sponge<S> {
-    /// An empty sponge. `rate` is a multiple of 8 in 8 ..= [`MAX_RATE`] (the three users
-    /// pass 136 or 72; other values are clamped to the nearest valid one).
-    pub fn new(rate: usize, suffix: u8) -> Self {
-        let rate = rate.clamp(8, MAX_RATE) & !7;
+    /// An empty sponge of rate `rate` bytes: private, only the three named constructors below
+    /// call it (rates 136 and 72). A bad rate is a compile-time error.
+    fn new<const RATE: usize>(suffix: u8) -> Self {
+        const { assert!(RATE >= 8 && RATE <= MAX_RATE && RATE % 8 == 0) };
         Sponge {
             state: S::zero(),
             buf: [0; MAX_RATE],
-            rate,
+            rate: RATE,
             pos: 0,
             suffix,
             squeezing: false,
@@ -327,21 +328,23 @@ impl<S: KeccakState> Sponge<S> {
 
     /// SHA3-256.
     pub fn sha3_256() -> Self {
-        Self::new(136, SHA3_SUFFIX)
+        Self::new::<136>(SHA3_SUFFIX)
     }
 
     /// SHA3-512.
     pub fn sha3_512() -> Self {
-        Self::new(72, SHA3_SUFFIX)
+        Self::new::<72>(SHA3_SUFFIX)
     }
 
     /// SHAKE256.
     pub fn shake256() -> Self {
-        Self::new(136, SHAKE_SUFFIX)
+        Self::new::<136>(SHAKE_SUFFIX)
     }
 
-    /// Absorbs `data` (ignored once squeezing has started).
+    /// Absorbs `data`. Must not be called after the first squeeze (a debug assertion; in a
+    /// release build the data would be ignored, since [`Sponge::squeeze`] has already padded).
     pub fn absorb(&mut self, mut data: &[u8]) {
+        debug_assert!(!self.squeezing, "Sponge::absorb after squeeze");
         if self.squeezing {
             return;
         }
