@@ -16,7 +16,9 @@ else
 fi
 command -v qemu-system-arm >/dev/null 2>&1 || need+=(qemu-system-arm)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)          # host compiler for the TCG plugin
-command -v python3 >/dev/null 2>&1 || need+=(python3)  # fixture generator
+# python3: the fixture generator, and gen_keccak.py, which board/m4kem/tests/keccak_gen.rs runs
+# to check that the committed keccak_f1600.S is its output
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 
 if [ ${#need[@]} -gt 0 ]; then
     SUDO=""

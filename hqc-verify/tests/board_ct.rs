@@ -15,8 +15,9 @@
 //!   table since its BasisCvt_4 and S^{-1} steps became shift/mask arithmetic, docs/fafft.md
 //!   §5.4 and §9.9); a differing stream fails the test, naming the differing sites;
 //! * so every counted region's verdict is "identical" and the report passes;
-//! * the seed whose sampler rejects candidates *does* give a different KeyGen instruction
-//!   stream, and the first differing instruction is named: the check sees real differences.
+//! * the seed whose sampler rejects or repeats candidates *does* give a different KeyGen
+//!   instruction stream, and the first differing instruction is named: the check sees real
+//!   differences.
 //!
 //! The unit tests at the end check that different address streams hash differently and that
 //! the divergence finder names the right index.

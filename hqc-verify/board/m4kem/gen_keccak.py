@@ -43,7 +43,8 @@ def interleave(v):
     return e, o
 
 def encodable(v):
-    """Thumb-2 modified immediate (ARMv7-M ARM A5.3.2)."""
+    """Thumb-2 modified immediate: the rule stated in docs/board.md section 16 (Immediates of
+    iota), from the ARMv7-M encoding of the 12-bit modified-immediate field."""
     v &= 0xFFFFFFFF
     b = v & 0xFF
     if v < 256 or v == b * 0x00010001 or v == (b << 8) * 0x00010001 or v == b * 0x01010101:

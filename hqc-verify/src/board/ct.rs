@@ -17,9 +17,10 @@
 //!
 //! What is compared, and what is excluded ([`EXCLUSIONS`]): KeyGen's fixed-weight sampler
 //! draws a data-dependent number of candidates (rejection sampling, docs/hqc.md §6.3), so
-//! KeyGen is compared over seeds whose sampler rejects no candidate ([`keygen_draws`]), and a
-//! seed with rejections is compared separately and reported as such; nothing else is
-//! excluded. The JSON form holds no times and is byte-identical between runs.
+//! KeyGen is compared over seeds whose sampler draws exactly w candidates for y and for x
+//! ([`keygen_draws`]: none rejected at the threshold and none a repeated position, since both
+//! add a draw), and one seed with more draws is compared separately and reported as such;
+//! nothing else is excluded. The JSON form holds no times and is byte-identical between runs.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -45,7 +46,7 @@ use crate::core::xof::Xof;
 
 /// JSON schema of [`CtReport`].
 pub const CT_SCHEMA_VERSION: u32 = 2;
-/// Cases per flavour whose KeyGen is compared (seeds without rejected candidates).
+/// Cases per flavour whose KeyGen is compared (seeds with no rejected or repeated candidate).
 pub const CASES: usize = 8;
 /// KAT entries the driver accepts (`ct_driver.c` MAX_ENTRY).
 pub const MAX_ENTRY: usize = 1000;
@@ -63,18 +64,21 @@ pub const TAMPER_KINDS: [&str; 8] = [
 
 /// What the check leaves out, by name, with the reason (also printed in every report).
 pub const EXCLUSIONS: &[(&str, &str)] = &[(
-    "keygen: seeds whose fixed-weight sampler rejects candidates",
+    "keygen: seeds whose fixed-weight sampler rejects or repeats candidates",
     "the keygen sampler (sampling.rs, docs/hqc.md section 6.3) draws 24-bit candidates until w \
-     distinct positions below the rejection threshold are accepted; the number drawn depends \
-     on the seed and is inherent to the specified rejection sampling (changing it changes the \
-     KAT outputs). The keygen region is compared over seeds with no rejected candidate; one \
-     seed with rejections is compared against them separately (region keygen-rejecting), \
-     whose difference is expected and reported, not counted.",
+     distinct positions below the rejection threshold are accepted; a candidate at or above \
+     the threshold and one repeating an accepted position both cost a further draw, so the \
+     number drawn depends on the seed and is inherent to the specified rejection sampling \
+     (changing it changes the KAT outputs). The keygen region is compared over seeds whose y \
+     and x draws are exactly w each (nothing rejected or repeated); one seed with more draws \
+     is compared against them separately (region keygen-rejecting), whose difference is \
+     expected and reported, not counted.",
 ), (
-    "decaps: seeds whose y sampler rejects candidates",
+    "decaps: seeds whose y sampler rejects or repeats candidates",
     "Decaps re-derives y from seed_dk with the same keygen sampler (the first of KeyGen's two \
-     draws), so a case whose y draw rejected candidates runs it longer for the same reason; the \
-     decaps region is compared over the cases whose y draw rejected none.",
+     draws), so a case whose y draw rejected or repeated candidates runs it longer for the \
+     same reason; the decaps region is compared over the cases whose y draw took exactly w \
+     candidates.",
 )];
 
 // ----- hashing (the plugin's definition, docs/board.md §13) ----------------------------------
@@ -339,7 +343,7 @@ pub struct CaseChoice {
     pub entry: usize,
     /// Candidates drawn by the keygen sampler for y and for x.
     pub keygen_draws: [usize; 2],
-    /// True when no candidate was rejected (draws = w for both).
+    /// True when no candidate was rejected or repeated a position (draws = w for both).
     pub no_rejection: bool,
 }
 
@@ -365,7 +369,7 @@ fn choose<P: ParamSet>(flavour: Flavour, cases: usize) -> Result<Vec<CaseChoice>
     }
     if clean.len() < cases {
         return Err(BoardError::Params(format!(
-            "fewer than {cases} of KAT entries 0..{MAX_ENTRY} have a keygen without rejections"
+            "fewer than {cases} of KAT entries 0..{MAX_ENTRY} have a keygen without rejected or repeated candidates"
         )));
     }
     clean.extend(rejecting);
@@ -373,8 +377,8 @@ fn choose<P: ParamSet>(flavour: Flavour, cases: usize) -> Result<Vec<CaseChoice>
 }
 
 /// The cases of one level and flavour: the first `cases` KAT entries whose keygen sampler
-/// rejects no candidate, then the first entry whose sampler does (if any below
-/// [`MAX_ENTRY`]).
+/// rejects or repeats no candidate (w draws for y and for x), then the first entry whose
+/// sampler does (if any below [`MAX_ENTRY`]).
 pub fn choose_cases(
     level: Level,
     flavour: Flavour,

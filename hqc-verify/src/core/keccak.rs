@@ -241,7 +241,8 @@ pub fn permute_interleaved(s: &mut [u32; 50]) {
         extern "C" {
             fn hqc_keccak_f1600_m4(state: *mut u32);
         }
-        // SAFETY: the routine reads and writes the 50 words of `s`, uses 296 bytes of stack
+        // SAFETY: the routine reads and writes the 50 words of `s`, uses 280 bytes of stack
+        // (`push {r0, r4-r11, lr}`: 40 bytes, then a 240-byte frame: D and the second state)
         // and follows the AAPCS.
         unsafe { hqc_keccak_f1600_m4(s.as_mut_ptr()) }
     }
@@ -311,9 +312,13 @@ fn extract_block<S: KeccakState>(state: &S, block: &mut [u8]) {
 }
 
 impl<S: KeccakState> Sponge<S> {
-    /// An empty sponge. `rate` is a multiple of 8 in 8 ..= [`MAX_RATE`] (the three users
-    /// pass 136 or 72; other values are clamped to the nearest valid one).
-    pub fn new(rate: usize, suffix: u8) -> Self {
+    /// An empty sponge of rate `rate` bytes, a multiple of 8 in 8 ..= [`MAX_RATE`]: private,
+    /// only the three named constructors below call it, with the constants 136 or 72 (and a
+    /// bad rate is a debug assertion). The clamp is a no-op on those; it stays because it
+    /// lets the compiler bound the rate (measured: without it the board KEM of hqc1-lightest
+    /// executes 111 more instructions in KeyGen, 74 more in Encaps).
+    fn new(rate: usize, suffix: u8) -> Self {
+        debug_assert!(rate >= 8 && rate <= MAX_RATE && rate % 8 == 0);
         let rate = rate.clamp(8, MAX_RATE) & !7;
         Sponge {
             state: S::zero(),
@@ -340,8 +345,10 @@ impl<S: KeccakState> Sponge<S> {
         Self::new(136, SHAKE_SUFFIX)
     }
 
-    /// Absorbs `data` (ignored once squeezing has started).
+    /// Absorbs `data`. Must not be called after the first squeeze (a debug assertion; in a
+    /// release build the data would be ignored, since [`Sponge::squeeze`] has already padded).
     pub fn absorb(&mut self, mut data: &[u8]) {
+        debug_assert!(!self.squeezing, "Sponge::absorb after squeeze");
         if self.squeezing {
             return;
         }

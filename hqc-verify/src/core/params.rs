@@ -282,6 +282,8 @@ macro_rules! param_set {
             assert!(<$name as ParamSet>::W <= MAX_WEIGHT);
             assert!((<$name as ParamSet>::N1 * <$name as ParamSet>::N2) % 64 == 0);
             assert!(<$name as ParamSet>::V_WORDS <= $words);
+            // code::rm::decode_symbol counts the copies in three bit planes
+            assert!(<$name as ParamSet>::MULT >= 1 && <$name as ParamSet>::MULT <= 7);
         };
     };
 }

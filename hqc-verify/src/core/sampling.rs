@@ -153,6 +153,8 @@ impl Candidates {
 /// `support.len() <= MAX_WEIGHT`.
 pub fn sample_keygen<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut [u32]) {
     const _: () = assert!(MAX_WEIGHT < 256);
+    // positions fit a 16-bit lane with 0xFFFF left free (the `packed` slots below)
+    const { assert!(P::N < 0xFFFF) };
     let w = support.len();
     let n = P::N as u32;
     let t = P::REJECTION_THRESHOLD as u64;

@@ -830,8 +830,7 @@ static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv
     }
     if (inverse) xor32(X, t);
     else xor32_fused(X, Y, t);
-    return;
-#endif
+#else
     if (inverse) xor_into(Y, X, 32);
     gamma_acc(j, X, Y);
     if (f8) {
@@ -841,6 +840,7 @@ static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv
         bs_mulacc16(X, Y, lv); bs_mulacc16(X + 16, Y + 16, lv);
     }
     if (!inverse) xor_into(Y, X, 32);
+#endif
 }
 
 /* cross layers: c = gamma_j + s0[k] with a uniform s0[k] (k < 16, in V_5): generated
@@ -863,12 +863,12 @@ static inline void bfly_u(uint32_t *X, uint32_t *Y, unsigned j, unsigned k, int 
     if (k) s0prog[k](t, Y);
     if (inverse) xor32(X, t);
     else xor32_fused(X, Y, t);
-    return;
-#endif
+#else
     if (inverse) xor_into(Y, X, 32);
     gamma_acc(j, X, Y);
     if (k) s0prog[k](X, Y);
     if (!inverse) xor_into(Y, X, 32);
+#endif
 }
 
 static void btfy_cross(fafft_vals_t *v, unsigned L, int inverse)
