@@ -188,7 +188,7 @@ pub const REASSOC_STEPS: usize = 20_000;
 pub const LNS_CHAINS: u32 = 2;
 
 /// Local-search steps per chain and per restart of the budget.
-pub const LNS_STEPS_PER_RESTART: u32 = 4;
+pub const LNS_STEPS_PER_RESTART: u32 = 8;
 
 /// The kept prefix of a local-search step: a uniform length in this range of fractions (in
 /// percent) of the current program.
