@@ -94,7 +94,17 @@ fn check(slp: &Slp, opts: &EmitOptions, rng: &mut SplitMix) -> String {
         .filter(|l| l.starts_with("    ") && !l.trim_start().starts_with('.'))
         .count();
     assert_eq!(r.stats.total, body);
-    assert!(r.stats.eor <= slp.xor_count());
+    // every live XOR is executed; more EORs than XORs are re-computations of spilled
+    // temporaries (docs/thumb2.md, "Re-computation")
+    let live = fwgen::thumb2::schedule::live_ops(slp)
+        .iter()
+        .filter(|&&l| l)
+        .count();
+    assert!(
+        r.stats.eor >= live,
+        "{} EORs for {live} live XORs",
+        r.stats.eor
+    );
     r.asm
 }
 
