@@ -38,7 +38,9 @@ pub struct AllocParams {
     /// ([`super::mempairs`]).
     pub pair_memory: bool,
     /// Re-create a spilled temporary `a ^ b` with one EOR when both operands are in registers
-    /// (instead of a VMOV back); a spill whose value is then never restored is dropped.
+    /// (instead of a VMOV back); a spill whose value is then never restored is dropped. Off by
+    /// default: the export verifier (`fafft_config::stored`) rejects a routine with more EORs
+    /// than its header's XOR count.
     pub recompute: bool,
 }
 
@@ -51,7 +53,7 @@ impl Default for AllocParams {
             defer_stores: false,
             pair_vmovs: true,
             pair_memory: true,
-            recompute: true,
+            recompute: false,
         }
     }
 }
