@@ -37,6 +37,11 @@ pub struct AllocParams {
     /// Merge single loads (stores) of adjacent words into LDRD (STRD) afterwards
     /// ([`super::mempairs`]).
     pub pair_memory: bool,
+    /// Re-create a spilled temporary `a ^ b` with one EOR when both operands are in registers
+    /// (instead of a VMOV back); a spill whose value is then never restored is dropped. Off by
+    /// default: the export verifier (`fafft_config::stored`) rejects a routine with more EORs
+    /// than its header's XOR count.
+    pub recompute: bool,
 }
 
 impl Default for AllocParams {
@@ -48,6 +53,7 @@ impl Default for AllocParams {
             defer_stores: false,
             pair_vmovs: true,
             pair_memory: true,
+            recompute: false,
         }
     }
 }
@@ -99,6 +105,8 @@ struct St<'a> {
     out_done: Vec<bool>,
     next_out_def: Vec<usize>,
     insns: Vec<Insn>,
+    /// Per signal: index in `insns` of its spill and how many restores read it since.
+    spill_at: Vec<Option<(usize, usize)>>,
 }
 
 /// Allocate registers for `order` (a topological order of the *live* ops of `slp`, given as op
@@ -149,10 +157,12 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
         out_done: vec![false; slp.outputs.len()],
         next_out_def,
         insns: Vec::new(),
+        spill_at: vec![None; n],
     };
     st.reg[0] = Some(Val::OutPtr);
     st.reg[1] = Some(Val::InPtr);
     st.run()?;
+    st.drop_unread_spills();
     if p.pair_vmovs && st.stack_slots == 0 {
         st.insns = super::pairs::pair_vmovs(&st.insns);
         st.high_slots = st.insns.iter().any(|i| match *i {
@@ -534,6 +544,9 @@ impl St<'_> {
             Some(Val::Sig(s)) => {
                 if !self.is_clean(s) || !self.pending[s].is_empty() {
                     let sl = self.take_slot()?;
+                    if self.sig_slot[s].is_none() {
+                        self.spill_at[s] = Some((self.insns.len(), 0));
+                    }
                     self.spill_to(sl, r);
                     self.sig_slot[s] = Some(sl);
                 }
@@ -545,6 +558,23 @@ impl St<'_> {
         }
         self.reg[r as usize] = None;
         Ok(r)
+    }
+
+    /// Remove the spills whose value was never restored (every later need was re-computed).
+    fn drop_unread_spills(&mut self) {
+        let mut dead = vec![false; self.insns.len()];
+        for (at, n) in self.spill_at.iter().flatten() {
+            if *n == 0 {
+                dead[*at] = true;
+            }
+        }
+        if dead.iter().any(|&d| d) {
+            let mut k = 0;
+            self.insns.retain(|_| {
+                k += 1;
+                !dead[k - 1]
+            });
+        }
     }
 
     fn take_slot(&mut self) -> Result<u16, FwgenError> {
@@ -634,6 +664,21 @@ impl St<'_> {
     fn load_into(&mut self, s: usize, r: Reg) -> Result<(), FwgenError> {
         let n_in = self.slp.n_in;
         if let Some(sl) = self.sig_slot[s] {
+            if self.p.recompute && s >= n_in {
+                let (a, b) = self.slp.ops[s - n_in];
+                if let (Some(ra), Some(rb)) = (self.sig_reg[a], self.sig_reg[b]) {
+                    self.insns.push(Insn::Eor {
+                        rd: r,
+                        rn: ra,
+                        rm: rb,
+                    });
+                    self.place(s, r);
+                    return Ok(());
+                }
+            }
+            if let Some((_, n)) = self.spill_at[s].as_mut() {
+                *n += 1;
+            }
             self.restore_from(sl, r);
             self.place(s, r);
             return Ok(());

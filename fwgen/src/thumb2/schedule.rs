@@ -284,6 +284,7 @@ fn param_choices() -> Vec<AllocParams> {
                 defer_stores,
                 pair_vmovs: false,
                 pair_memory: false,
+                recompute: false,
             });
         }
     }
