@@ -407,7 +407,15 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
             }
         }
     }
-    // two-register VMOVs on the winner (kept only when shorter)
+    // two-register VMOVs on the winner (kept only when shorter). Not for the unsearched
+    // baseline (no restarts, no polish): its unscheduled routines carry far more spills, and the
+    // pairing pass on them took minutes per routine (docs/thumb2.md, post-passes).
+    if budget.restarts == 0 && budget.polish == 0 {
+        return Ok(Best {
+            insns: ins,
+            params: p,
+        });
+    }
     let paired = AllocParams {
         pair_vmovs: true,
         pair_memory: true,
