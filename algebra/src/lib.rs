@@ -5,7 +5,8 @@
 //! butterflies ([`btfy`]), the Frobenius additive FFT ([`fafft`]; fast m = 32 engine in
 //! [`fafft_fast`]) with Encode/Decode as ring
 //! isomorphisms ([`ring_iso`]), the exact multiplier modulus ([`modulus`]) and the CRT that
-//! rebuilds full products ([`crt`]). The mathematics and the published test vectors are in
+//! rebuilds full products ([`crt`]; with two coprime FAFFT moduli: [`crt2`]). The mathematics
+//! and the published test vectors are in
 //! `docs/fafft.md` and `docs/test-vectors.md` of this repository; each module cites its section.
 //!
 //! Every modulus this crate reports can also be proven by running the FAFFT it describes
@@ -16,6 +17,7 @@ pub mod bits;
 pub mod btfy;
 pub mod cantor;
 pub mod crt;
+pub mod crt2;
 pub mod error;
 pub mod fafft;
 pub mod fafft_fast;
