@@ -6,7 +6,7 @@
 use algebra::cantor::{orbit_min, CantorBasis};
 use algebra::crt2::{reduce_sparse, TwoModuliCrt};
 use algebra::fafft::FafftPlan;
-use algebra::field::{BinaryField, Tower};
+use algebra::field::Tower;
 use algebra::gf2x::{Poly, SparsePoly};
 use algebra::AlgebraError;
 use rand::{Rng, SeedableRng};
@@ -166,6 +166,13 @@ fn hqc3_two_moduli_plan_is_exact() {
         .expect("nonzero")
         .is_one());
     assert_eq!(crt.w_evals().values.len(), 256);
+    // the sizes docs/fafft.md §9.8 quotes
+    assert_eq!(crt.w().weight(), 136);
+    let m2 = crt.m2().exponents();
+    assert_eq!(m2[m2.len() - 2], 6144);
+    let occupied: std::collections::BTreeSet<usize> =
+        crt.m1().exponents().iter().map(|e| e % 32).collect();
+    assert_eq!(occupied.len(), 19);
     let mut rng = ChaCha8Rng::seed_from_u64(35851);
     let ones = Poly::from_exponents(&(0..n).collect::<Vec<_>>());
     for (f, g) in [
@@ -180,5 +187,4 @@ fn hqc3_two_moduli_plan_is_exact() {
             want.reduce_mod_xn_minus_1(n).expect("n > 0")
         );
     }
-    let _ = Tower::<32>(0).to_bits();
 }
