@@ -16,7 +16,13 @@
 //!    Coprimality is decided by §9.8 (for `l2 < l1`: coprime iff `s_{l1−l2}(β2)` is not a
 //!    Frobenius conjugate of `β1`, i.e. the Gray-orbit minima of `coords(β2) >> (l1−l2)` and
 //!    `coords(β1)` differ; for `l1 = l2`: iff the minimal polynomials differ) **and** checked with
-//!    an explicit gcd; a disagreement is reported as an error.
+//!    an explicit gcd; a disagreement is reported as an error;
+//! 4. **karatsuba2**: the 2-Karatsuba split of §9.11 at a size N with `N < 2n − 1` and a valid
+//!    split point k ([`split_k_range`]: `32 | k`, `n − k ≤ k`, `2k ≤ N`): four forward (two with
+//!    a cached operand), two pointwise and two inverse transforms of size N (exact products, so
+//!    any admissible β: canonical and the lightest candidates are tried), a full residual product
+//!    of the (n − k)-bit halves and the additions; per size N the cheapest (residual size, k, β)
+//!    is listed.
 //!
 //! Moduli: for every l that needs one, the planner takes the lightest admissible moduli from its
 //! own scan over Cantor coordinates ([`scan`]: every Frobenius orbit of `V_{m−l} \ V_{m/2}`,
@@ -34,9 +40,9 @@
 
 use crate::codegen::{self, Chain, ChainError, TransformPrograms};
 use crate::cost::{
-    self, calibrated_cost, Breakdown, CalBreakdown, CalResidue, Component, CostError, CostTable,
-    OpCount, ResidueMethod, SparseCount, TransformConsts, CALIBRATED_MODEL_VERSION,
-    COST_MODEL_VERSION,
+    self, calibrated_cost, Breakdown, CalBreakdown, CalComponent, CalResidue, Component, CostError,
+    CostTable, KaraCount, OpCount, ResidueMethod, SparseCount, TransformConsts,
+    CALIBRATED_MODEL_VERSION, COST_MODEL_VERSION,
 };
 use algebra::cantor::{is_orbit_min, orbit_min, CantorBasis};
 use algebra::field::{BinaryField, Tower};
@@ -51,8 +57,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
 
-/// Version of the JSON written by `search crt --json`.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the JSON written by `search crt --json` (2: plan kind `karatsuba2`, the plan
+/// field `split` and `best_karatsuba2_rank`).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Errors of the planner.
 #[derive(Debug, Error)]
@@ -526,6 +533,9 @@ pub enum PlanKind {
     Residue,
     /// Two coprime FAFFT moduli.
     TwoModuli,
+    /// The 2-Karatsuba split (docs/fafft.md §9.11): two exact FAFFT products of k-bit halves at
+    /// one size N ≥ 2k and a short residual product of the (n − k)-bit high halves.
+    Karatsuba2,
 }
 
 /// One transform of a plan.
@@ -566,6 +576,74 @@ pub struct ResidueInfo {
     pub granularity: String,
 }
 
+/// The split of a 2-Karatsuba plan (docs/fafft.md §9.11): `f = f0 + x^k·f1`,
+/// `g = g0 + x^k·g1`, `fg = P0 + x^k·(P1 + P0 + P2) + x^{2k}·P2` with `P0 = f0·g0` and
+/// `P1 = (f0 + f1)(g0 + g1)` from the FAFFT of size N (exact: degree < 2k ≤ N) and the residual
+/// `P2 = f1·g1`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SplitInfo {
+    /// Split point k in bits (a multiple of 32, `n − k ≤ k`, `2k ≤ N`).
+    pub k: u64,
+    /// Bits of the high halves f1, g1 (`n − k`).
+    pub residual_bits: u64,
+    /// Words of the residual product's operands (f1, g1 zero-padded to `c/32` words).
+    pub residual_words: u64,
+    /// The residual product as the firmware's full Karatsuba (`kara_full` on `residual_words`
+    /// words: what the calibrated model prices).
+    pub residual_kara: KaraCount,
+    /// The residual product's method under the v1 model (full product of `32·residual_words`
+    /// bits, the cheapest factorisation or schoolbook).
+    pub residual_method: ResidueMethod,
+    /// Its label.
+    pub residual_label: String,
+    /// Radix-16 32×32 base products of the residual under the v1 method.
+    pub residual_base_products: u64,
+    /// Forward transforms of size N per product (4: f0, g0, f0 + f1, g0 + g1; 2 with a cached
+    /// operand).
+    pub forward_transforms: u32,
+    /// Pointwise products of size N (2).
+    pub pointwise_products: u32,
+    /// Inverse transforms of size N (2: P0 and P0 + P1 land at different offsets).
+    pub inverse_transforms: u32,
+    /// Word operations of the additions (operand sums and the combination), v1 counts.
+    pub additions: OpCount,
+}
+
+/// The split points of the 2-Karatsuba plan for n-bit operands and a FAFFT of size N
+/// (docs/fafft.md §9.11): k a multiple of 32 with `n − k ≤ k` (the sums f0 + f1 have k bits)
+/// and `2k ≤ N` (the products of k-bit operands, degree ≤ 2k − 2, are exact modulo M); the
+/// planner also requires `N < 2n − 1` (otherwise the single FAFFT of size N holds the whole
+/// product with half the transforms). None: no valid split.
+pub fn split_k_range(n: u64, big_n: u64) -> Option<std::ops::RangeInclusive<u64>> {
+    let need = product_bits(n)?;
+    if n < 2 || big_n >= need {
+        return None;
+    }
+    let lo = n.div_ceil(64) * 32;
+    let hi = big_n / 2 / 32 * 32;
+    (lo <= hi && hi < n).then_some(lo..=hi)
+}
+
+/// The word operations of the 2-Karatsuba additions (v1 counts; docs/cost-model.md §4): per
+/// operand that is not cached, `f0 + f1` (r1 XORs, K − r1 copies); `S = P0 + P1` (2K XORs);
+/// `S + P2` (2·r1 XORs); `h = P0 + x^k·(S + P2) + x^{2k}·P2` (2K copies, 2K + 2·r1 XORs), with
+/// `K = k/32` and `r1 = ⌈(n − k)/32⌉` words. The fold modulo x^n − 1 is not counted (as for
+/// every plan kind).
+pub fn split_addition_ops(n: u64, k: u64, sums: u64) -> OpCount {
+    let kw = k / 32;
+    let r1 = (n - k).div_ceil(32);
+    let copy = |w: u64| OpCount {
+        load: w,
+        store: w,
+        ..Default::default()
+    };
+    (OpCount::vxor(r1) + copy(kw - r1)) * sums
+        + OpCount::vxor(2 * kw)
+        + OpCount::vxor(2 * r1)
+        + copy(2 * kw)
+        + OpCount::vxor(2 * kw + 2 * r1)
+}
+
 /// A ranked plan.
 #[derive(Clone, Debug, Serialize)]
 pub struct Plan {
@@ -577,7 +655,8 @@ pub struct Plan {
     pub label: String,
     /// Transforms (one, or two for two moduli: M1 then M2).
     pub transforms: Vec<TransformInfo>,
-    /// Residue size c (0 if none; for two moduli: N2).
+    /// Residue size c (0 if none; for two moduli: N2; for the 2-Karatsuba split: the size
+    /// `32·w` of the residual product's operands).
     pub c: u64,
     /// Residue multiplier (residue plans).
     pub residue: Option<ResidueInfo>,
@@ -585,6 +664,8 @@ pub struct Plan {
     pub sparse: Option<SparseCount>,
     /// Coprimality check (two-moduli plans).
     pub coprime: Option<CoprimeCheck>,
+    /// The split (2-Karatsuba plans).
+    pub split: Option<SplitInfo>,
     /// Published configuration this plan reproduces.
     pub published: Option<String>,
     /// Modelled cost: the calibrated model ([`CALIBRATED_MODEL_VERSION`], docs/cost-model.md);
@@ -685,6 +766,8 @@ pub struct PlanReport {
     pub published: Vec<PublishedRank>,
     /// Rank of the best two-moduli plan, if any.
     pub best_two_moduli_rank: Option<usize>,
+    /// Rank of the best 2-Karatsuba plan, if any.
+    pub best_karatsuba2_rank: Option<usize>,
     /// Why the preferred plan wins, in words.
     pub summary: String,
 }
@@ -789,6 +872,7 @@ impl Ctx<'_> {
             residue: None,
             sparse: None,
             coprime: None,
+            split: None,
             published: None,
             cost: cal_breakdown(&model),
             model,
@@ -844,6 +928,7 @@ impl Ctx<'_> {
             }),
             sparse: Some(sc),
             coprime: None,
+            split: None,
             published: None,
             cost: cal_breakdown(&model),
             model,
@@ -915,6 +1000,142 @@ impl Ctx<'_> {
             residue: None,
             sparse: Some(sc),
             coprime: Some(cop),
+            split: None,
+            published: None,
+            cost: cal_breakdown(&model),
+            model,
+            cost_v1,
+        })
+    }
+}
+
+/// The calibrated component `c` scaled by `k` (k transforms or products of the same size).
+fn scale_cal(c: &CalComponent, k: f64) -> CalComponent {
+    CalComponent {
+        cycles: c.cycles * k,
+        terms: c
+            .terms
+            .iter()
+            .map(|t| cost::Term {
+                count: t.count * k,
+                cycles: t.cycles * k,
+                ..t.clone()
+            })
+            .collect(),
+    }
+}
+
+fn cal_term(name: &'static str, count: f64, coefficient: f64) -> cost::Term {
+    cost::Term {
+        name,
+        count,
+        coefficient,
+        cycles: count * coefficient,
+    }
+}
+
+/// The v1 method of a full product of two `c/32`-word operands: the cheapest factorisation
+/// `c/32 = w0·2^k·3^j` (w0 ≤ 8) or the schoolbook product of `c/32` words; ties keep the first.
+pub fn residual_method(c: u64, table: &CostTable) -> ResidueMethod {
+    let mut best = ResidueMethod {
+        base_words: (c / 32) as u32,
+        karatsuba: 0,
+        toom3: 0,
+    };
+    let mut best_cycles = best.full_cost().0.cycles(table);
+    for meth in cost::factorisations(c) {
+        let cyc = meth.full_cost().0.cycles(table);
+        if cyc < best_cycles {
+            best = meth;
+            best_cycles = cyc;
+        }
+    }
+    best
+}
+
+impl Ctx<'_> {
+    /// The 2-Karatsuba plan with split point k and a residual of `c_r` bits (docs/fafft.md
+    /// §9.11, docs/cost-model.md §4).
+    fn karatsuba2(
+        &mut self,
+        md: &ModulusInfo,
+        src: &str,
+        k: u64,
+        c_r: u64,
+    ) -> Result<Plan, CrtError> {
+        let mut t = self.transform_info(md, Chain::Default, src)?;
+        // The transformed operands (f0, f0 + f1, ...) have k ≤ N/2 bits.
+        t.truncated_encode = true;
+        let tc = t.xor_programs.clone();
+        let fc = self.fwd_count();
+        let nf = 2 * fc;
+        let w = c_r / 32;
+        let meth = residual_method(c_r, &self.cfg.table);
+        let (full, bp) = meth.full_cost();
+        let fwd = cost::forward_ops(&tc, true) * nf;
+        let pw = cost::pointwise_ops(self.cfg.m, md.l)? * 2;
+        let inv = cost::inverse_ops(&tc) * 2;
+        // swap32 of f1 and g1, inverse swap32 of the 2w-word product, the full product.
+        let res = cost::SWAP32 * (4 * w) + full;
+        let add = split_addition_ops(self.n, k, fc);
+        let cost_v1 = Breakdown::new(fwd, pw, inv, res, add, &self.cfg.table);
+        // Calibrated: the forward transforms of k-bit operands (top = k/32 words), two
+        // pointwise products and two inverses of size N, the residual as the firmware's
+        // kara_full on w words; the additions have no firmware to calibrate against and keep
+        // the v1 counts under the cost table (as the two-moduli reconstruction does).
+        let a = calibrated_cost(&tc, k, None, nf, None)?;
+        let kf = cost::kara_full(w);
+        let residue = {
+            let terms = vec![
+                cal_term("clmul32 products", kf.clmul as f64, cost::coef::RES_CLMUL),
+                cal_term("Karatsuba words", kf.words as f64, cost::coef::RES_WORD),
+            ];
+            CalComponent {
+                cycles: terms.iter().map(|t| t.cycles).sum(),
+                terms,
+            }
+        };
+        let additions = CalComponent {
+            cycles: cost_v1.reconstruction.cycles,
+            terms: vec![cal_term(
+                "additions (v1 cycles under the cost table)",
+                cost_v1.reconstruction.cycles,
+                1.0,
+            )],
+        };
+        let mut model = CalBreakdown {
+            forward: a.forward.clone(),
+            pointwise: scale_cal(&a.pointwise, 2.0),
+            inverse: scale_cal(&a.inverse, 2.0),
+            residue,
+            reconstruction: additions,
+            total_cycles: 0.0,
+            routines: a.routines,
+        };
+        model.total_cycles = model.parts().iter().map(|p| p.1).sum();
+        let big_n = t.n_bits;
+        Ok(Plan {
+            rank: 0,
+            kind: PlanKind::Karatsuba2,
+            label: format!("{} 2-Karatsuba k={k}", size_label(big_n)),
+            transforms: vec![t],
+            c: c_r,
+            residue: None,
+            sparse: None,
+            coprime: None,
+            split: Some(SplitInfo {
+                k,
+                residual_bits: self.n - k,
+                residual_words: w,
+                residual_kara: kf,
+                residual_method: meth,
+                residual_label: meth.label(),
+                residual_base_products: bp,
+                forward_transforms: nf as u32,
+                pointwise_products: 2,
+                inverse_transforms: 2,
+                additions: add,
+            }),
             published: None,
             cost: cal_breakdown(&model),
             model,
@@ -1113,6 +1334,59 @@ pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, C
         }
     }
 
+    // 4. the 2-Karatsuba split (docs/fafft.md §9.11): one plan per size N, the cheapest
+    // (residual size, k, β). For each residual size c_r (the sizes of the residue multipliers
+    // for at least n − N/2 bits, and the exact word count) the smallest valid k with
+    // n − k ≤ c_r is taken: a larger k only adds nonzero input words to the forward transforms
+    // and words to the additions.
+    for l in 1..l_single {
+        let nb = n_of(l);
+        let Some(range) = split_k_range(n, nb) else {
+            continue;
+        };
+        let (k_lo, k_hi) = (*range.start(), *range.end());
+        let r_min = n - k_hi;
+        let mut sizes: std::collections::BTreeSet<u64> = cost::residue_methods(r_min)
+            .iter()
+            .map(|meth| meth.c_bits())
+            .collect();
+        sizes.insert(r_min.div_ceil(32) * 32);
+        let mods: Vec<(ModulusInfo, String)> = match cfg.given.get(&l) {
+            Some((v, s)) if !v.is_empty() => v.iter().map(|md| (md.clone(), s.clone())).collect(),
+            _ => {
+                let canon = modulus_info(m, l, codegen::element(1u64 << (m / 2)))?;
+                let (cands, src) = get_cands(l, &mut summaries)?;
+                let mut v = vec![(canon.clone(), "canonical".to_string())];
+                v.extend(
+                    cands
+                        .into_iter()
+                        .filter(|md| md.beta != canon.beta)
+                        .map(|md| (md, src.clone())),
+                );
+                v
+            }
+        };
+        let mut best: Option<Plan> = None;
+        for c_r in sizes {
+            let k = (n.saturating_sub(c_r).div_ceil(32) * 32).max(k_lo);
+            if k > k_hi {
+                continue;
+            }
+            for (md, src) in &mods {
+                let p = ctx.karatsuba2(md, src, k, c_r)?;
+                if best
+                    .as_ref()
+                    .is_none_or(|b| p.cost.total_cycles < b.cost.total_cycles)
+                {
+                    best = Some(p);
+                }
+            }
+        }
+        if let Some(b) = best {
+            plans.push(b);
+        }
+    }
+
     plans.sort_by(|a, b| {
         a.cost
             .total_cycles
@@ -1140,6 +1414,10 @@ pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, C
         .iter()
         .find(|p| p.kind == PlanKind::TwoModuli)
         .map(|p| p.rank);
+    let best_karatsuba2 = plans
+        .iter()
+        .find(|p| p.kind == PlanKind::Karatsuba2)
+        .map(|p| p.rank);
     let summary = summarize(&plans);
     Ok(PlanReport {
         schema_version: SCHEMA_VERSION,
@@ -1158,6 +1436,7 @@ pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, C
         plans,
         published: published_ranks,
         best_two_moduli_rank: best_two,
+        best_karatsuba2_rank: best_karatsuba2,
         summary,
     })
 }
@@ -1182,6 +1461,7 @@ fn summarize(plans: &[Plan]) -> String {
         (PlanKind::Single, "single FAFFT"),
         (PlanKind::Residue, "residue plan"),
         (PlanKind::TwoModuli, "two-moduli plan"),
+        (PlanKind::Karatsuba2, "2-Karatsuba split"),
     ] {
         let Some(p) = plans.iter().find(|p| p.kind == kind) else {
             continue;
@@ -1420,6 +1700,17 @@ pub fn render_text(r: &PlanReport) -> String {
             } else {
                 None
             },
+            p.split.as_ref().map(|x| {
+                format!(
+                    "f1: {} bits, kara_full on {} words (v1 {}); {} fwd + {} pw + {} inv",
+                    x.residual_bits,
+                    x.residual_words,
+                    x.residual_label,
+                    x.forward_transforms,
+                    x.pointwise_products,
+                    x.inverse_transforms
+                )
+            }),
             p.published.as_ref().map(|x| format!("[{x}]")),
         ]
         .into_iter()
@@ -1448,6 +1739,7 @@ pub fn render_text(r: &PlanReport) -> String {
         );
     }
     s += &format!("{}\n", r.summary);
+    s += &karatsuba2_line(r);
     if let Some(e) = &r.model_error {
         s += &format!("{}\n", crate::measure::render_error(e));
     }
@@ -1455,6 +1747,31 @@ pub fn render_text(r: &PlanReport) -> String {
         s += &crate::measure::render_measure(m);
     }
     s
+}
+
+/// Where the 2-Karatsuba split ranks (one line; the firmware cannot build it).
+pub fn karatsuba2_line(r: &PlanReport) -> String {
+    let all: Vec<&Plan> = r
+        .plans
+        .iter()
+        .filter(|p| p.kind == PlanKind::Karatsuba2)
+        .collect();
+    let Some(best) = all.first() else {
+        return format!(
+            "2-Karatsuba split (ePrint 2025/1939): no valid split for n = {} (needs a size N with N/2 ≥ n/2 and N < 2n − 1)\n",
+            r.n
+        );
+    };
+    let top = &r.plans[0];
+    format!(
+        "2-Karatsuba split (ePrint 2025/1939): best {} at rank {} of {} ({:.0} cycles, {:.2}× the preferred plan; {} split plan(s)); the firmware has no split-operand driver: NOT MEASURED\n",
+        best.label,
+        best.rank,
+        r.plans.len(),
+        best.cost.total_cycles,
+        best.cost.total_cycles / top.cost.total_cycles,
+        all.len()
+    )
 }
 
 /// Run `search crt`.

@@ -117,7 +117,12 @@ fn published_plans_are_ranked() {
         assert!((sum - p.cost.total_cycles).abs() < 1e-6);
     }
     // every kind is present
-    for k in [PlanKind::Single, PlanKind::Residue, PlanKind::TwoModuli] {
+    for k in [
+        PlanKind::Single,
+        PlanKind::Residue,
+        PlanKind::TwoModuli,
+        PlanKind::Karatsuba2,
+    ] {
         assert!(r.plans.iter().any(|p| p.kind == k), "{k:?}");
     }
     // the residue plan's sparse count is the counted reconstruction
@@ -168,11 +173,18 @@ fn planner_small_field_is_deterministic_and_complete() {
         .iter()
         .all(|p| p.transforms.iter().all(|t| t.n_bits >= 32)));
     // residue plans have N + c ≥ 2n − 1, single plans N ≥ 2n − 1, two moduli N1 + N2 ≥ 2n − 1
+    // and 2-Karatsuba splits have n − k ≤ k and 2k ≤ N (docs/fafft.md §9.11)
     for p in &a.plans {
+        if let Some(s) = &p.split {
+            assert_eq!(p.kind, PlanKind::Karatsuba2);
+            assert!(1000 - s.k <= s.k && 2 * s.k <= p.transforms[0].n_bits && s.k % 32 == 0);
+            continue;
+        }
         let total: u64 = p.transforms.iter().map(|t| t.n_bits).sum::<u64>()
             + if p.kind == PlanKind::Residue { p.c } else { 0 };
         assert!(total >= 1999, "{}", p.label);
     }
+    assert!(a.plans.iter().any(|p| p.kind == PlanKind::Karatsuba2));
     // a cheaper multiply makes residue plans cheaper, never more expensive
     let mut cheap = PlanConfig::new(16);
     cheap.table = CostTable {
