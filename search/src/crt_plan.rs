@@ -1351,20 +1351,20 @@ pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, C
             .map(|meth| meth.c_bits())
             .collect();
         sizes.insert(r_min.div_ceil(32) * 32);
-        let mods: Vec<(ModulusInfo, String)> = match cfg.given.get(&l) {
-            Some((v, s)) if !v.is_empty() => v.iter().map(|md| (md.clone(), s.clone())).collect(),
-            _ => {
-                let canon = modulus_info(m, l, codegen::element(1u64 << (m / 2)))?;
-                let (cands, src) = get_cands(l, &mut summaries)?;
-                let mut v = vec![(canon.clone(), "canonical".to_string())];
-                v.extend(
-                    cands
-                        .into_iter()
-                        .filter(|md| md.beta != canon.beta)
-                        .map(|md| (md, src.clone())),
-                );
-                v
-            }
+        // The same candidates as the residue plans (the given or scanned lightest, cut to
+        // `cfg.candidates`) plus the canonical β, so that a --moduli file and the planner's
+        // own scan give the same plans.
+        let mods: Vec<(ModulusInfo, String)> = {
+            let canon = modulus_info(m, l, codegen::element(1u64 << (m / 2)))?;
+            let (cands, src) = get_cands(l, &mut summaries)?;
+            let mut v = vec![(canon.clone(), "canonical".to_string())];
+            v.extend(
+                cands
+                    .into_iter()
+                    .filter(|md| md.beta != canon.beta)
+                    .map(|md| (md, src.clone())),
+            );
+            v
         };
         let mut best: Option<Plan> = None;
         for c_r in sizes {

@@ -148,6 +148,42 @@ fn published_plans_are_ranked() {
     assert!(p5.transforms[0].truncated_encode);
 }
 
+/// Handing the planner the lightest moduli of every size (as `search crt --moduli FILE` does)
+/// gives the same plans and costs as its own scan: every plan kind takes its candidates through
+/// the same list (a karatsuba2 arm that used a given list whole, without the canonical β, once
+/// made the two differ).
+#[test]
+fn given_moduli_give_the_same_plans_as_the_planners_own_scan() {
+    let cache = ScanCache::new();
+    let own = plan(1000, &PlanConfig::new(16), &cache).expect("plan");
+    let mut cfg = PlanConfig::new(16);
+    // every size below the single FAFFT's (l = 7: 16·2^7 ≥ 2·1000 − 1); a given l = 7 would
+    // replace the single plan's canonical β by design (`search crt --beta`)
+    for l in 1..7 {
+        let top = cache.get(16, l).expect("scan").top.clone();
+        cfg.given.insert(l, (top, "file".into()));
+    }
+    let given = plan(1000, &cfg, &cache).expect("plan");
+    let sig = |r: &search::crt_plan::PlanReport| -> Vec<(String, String, String, f64)> {
+        r.plans
+            .iter()
+            .map(|p| {
+                (
+                    p.label.clone(),
+                    p.transforms[0].beta.clone(),
+                    p.residue
+                        .as_ref()
+                        .map(|x| x.label.clone())
+                        .unwrap_or_default(),
+                    p.cost.total_cycles,
+                )
+            })
+            .collect()
+    };
+    assert!(own.plans.iter().any(|p| p.kind == PlanKind::Karatsuba2));
+    assert_eq!(sig(&own), sig(&given));
+}
+
 #[test]
 fn planner_small_field_is_deterministic_and_complete() {
     let cache = ScanCache::new();
