@@ -58,8 +58,8 @@ use std::sync::{Arc, Mutex};
 use thiserror::Error;
 
 /// Version of the JSON written by `search crt --json` (2: plan kind `karatsuba2`, the plan
-/// field `split` and `best_karatsuba2_rank`).
-pub const SCHEMA_VERSION: u32 = 2;
+/// field `split` and `best_karatsuba2_rank`; 3: the plan field `uncalibrated`).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Errors of the planner.
 #[derive(Debug, Error)]
@@ -676,6 +676,9 @@ pub struct Plan {
     /// The uncalibrated operation-count model ([`COST_MODEL_VERSION`], docs/fafft.md §10) under
     /// the cost table.
     pub cost_v1: Breakdown,
+    /// Components priced outside the calibrated fit (no board row measures them), each as
+    /// "component: why"; the fit's stated error does not cover them (docs/cost-model.md §5-6).
+    pub uncalibrated: Vec<String>,
 }
 
 /// The calibrated breakdown as a [`Breakdown`] of cycles.
@@ -877,6 +880,7 @@ impl Ctx<'_> {
             cost: cal_breakdown(&model),
             model,
             cost_v1,
+            uncalibrated: Vec::new(),
         })
     }
 
@@ -933,6 +937,7 @@ impl Ctx<'_> {
             cost: cal_breakdown(&model),
             model,
             cost_v1,
+            uncalibrated: Vec::new(),
         })
     }
 
@@ -1005,6 +1010,9 @@ impl Ctx<'_> {
             cost: cal_breakdown(&model),
             model,
             cost_v1,
+            uncalibrated: vec![
+                "reconstruction: v1 operation counts under the cost table (the dense M1^-1 mod M2 step and M1·u have no firmware)".into(),
+            ],
         })
     }
 }
@@ -1140,6 +1148,10 @@ impl Ctx<'_> {
             cost: cal_breakdown(&model),
             model,
             cost_v1,
+            uncalibrated: vec![
+                format!("residue: kara_full on {w} words priced by the coefficients fitted on kara_low rows (no kara_full row in the table)"),
+                "reconstruction: the split's additions at v1 operation counts under the cost table".into(),
+            ],
         })
     }
 }
@@ -1743,8 +1755,24 @@ pub fn render_text(r: &PlanReport) -> String {
     if let Some(e) = &r.model_error {
         s += &format!("{}\n", crate::measure::render_error(e));
     }
+    s += &uncalibrated_lines(r);
     if let Some(m) = &r.measured {
         s += &crate::measure::render_measure(m);
+    }
+    s
+}
+
+/// The components of ranked plans that the calibrated fit does not cover (one line per plan;
+/// empty when every plan is covered).
+pub fn uncalibrated_lines(r: &PlanReport) -> String {
+    let mut s = String::new();
+    for p in r.plans.iter().filter(|p| !p.uncalibrated.is_empty()) {
+        s += &format!(
+            "not covered by the model error above: rank {} ({}): {}\n",
+            p.rank,
+            p.label,
+            p.uncalibrated.join("; ")
+        );
     }
     s
 }

@@ -221,6 +221,23 @@ fn planner_small_field_is_deterministic_and_complete() {
         assert!(total >= 1999, "{}", p.label);
     }
     assert!(a.plans.iter().any(|p| p.kind == PlanKind::Karatsuba2));
+    // the kinds with components outside the calibrated fit say so, the others do not
+    for p in &a.plans {
+        let outside = matches!(p.kind, PlanKind::Karatsuba2 | PlanKind::TwoModuli);
+        assert_eq!(!p.uncalibrated.is_empty(), outside, "{}", p.label);
+        assert!(p
+            .uncalibrated
+            .iter()
+            .all(|u| u.starts_with("residue:") || u.starts_with("reconstruction:")));
+    }
+    let text = search::crt_plan::uncalibrated_lines(&a);
+    assert_eq!(
+        text.lines().count(),
+        a.plans
+            .iter()
+            .filter(|p| !p.uncalibrated.is_empty())
+            .count()
+    );
     // a cheaper multiply makes residue plans cheaper, never more expensive
     let mut cheap = PlanConfig::new(16);
     cheap.table = CostTable {
