@@ -13,6 +13,7 @@
 
 use super::bp::{bp, bp_from, BpTuning};
 use super::paar::paar;
+use super::reassoc::reassoc;
 use super::resynth::resynth;
 use super::rng::{restart_seed, SplitMix64};
 use super::transpose::{simplify, transpose, transpose_rows};
@@ -175,12 +176,19 @@ impl Run {
     }
 }
 
+/// Independent re-association walks on the best program ([`reassoc`]), each followed by the
+/// output re-derivation ([`resynth`]).
+pub const REASSOC_WALKS: u32 = 4;
+
+/// Moves of one re-association walk.
+pub const REASSOC_STEPS: usize = 20_000;
+
 /// Restarts of the local search ([`lns_chain`]): chain c works on the matrix (c even) or its
 /// transpose (c odd).
 pub const LNS_CHAINS: u32 = 2;
 
 /// Local-search steps per chain and per restart of the budget.
-pub const LNS_STEPS_PER_RESTART: u32 = 4;
+pub const LNS_STEPS_PER_RESTART: u32 = 8;
 
 /// The kept prefix of a local-search step: a uniform length in this range of fractions (in
 /// percent) of the current program.
@@ -214,14 +222,19 @@ fn paar_bp(rows: &[u64], n_in: usize, seed: u64) -> Slp {
 fn lns_step(rows: &[u64], n_in: usize, p: &Slp, g: &mut SplitMix64) -> Slp {
     let (a, b) = window(p.ops.len(), LNS_PREFIX);
     let k = (a + g.below(b - a)).min(p.ops.len());
-    simplify(&bp_from(
+    let q = simplify(&bp_from(
         rows,
         n_in,
         &p.ops[..k],
         BpTuning::default(),
-        Some(g),
-    ))
+        Some(&mut *g),
+    ));
+    let seed = g.next_u64();
+    reassoc(&q, seed, LNS_REASSOC_STEPS)
 }
+
+/// Re-association moves ([`reassoc`]) after each local-search step.
+pub const LNS_REASSOC_STEPS: usize = 2_000;
 
 /// A local-search chain from `start`: `steps` steps, a step kept when it is not longer.
 /// Odd chains work on the transpose.
@@ -373,6 +386,24 @@ pub fn optimise(rows: &[u64], n_in: usize, opts: &SlpOptions) -> Result<SlpResul
                 xors = p.xor_count();
                 slp = p;
                 method = format!("{first}+lns{c}");
+            }
+        }
+    }
+    if opts.method != Method::Paar && !slp.ops.is_empty() {
+        let start = slp.clone();
+        let before = method.clone();
+        let found: Vec<Slp> = par_map(REASSOC_WALKS as usize, threads, |w| {
+            resynth(&reassoc(
+                &start,
+                restart_seed(opts.seed ^ 0x5241_5300, w as u64),
+                REASSOC_STEPS,
+            ))
+        });
+        for (w, p) in found.into_iter().enumerate() {
+            if p.xor_count() < xors && p.verify_masks(rows).is_ok() {
+                xors = p.xor_count();
+                slp = p;
+                method = format!("{before}+reassoc{w}");
             }
         }
     }

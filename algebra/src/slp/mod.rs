@@ -22,6 +22,7 @@ pub mod bp;
 pub mod builder;
 pub mod driver;
 pub mod paar;
+pub mod reassoc;
 pub mod resynth;
 pub mod rng;
 pub mod transpose;
