@@ -252,3 +252,98 @@ proptest! {
         prop_assert!(q.slp.verify_masks(&rows).is_ok());
     }
 }
+
+/// Small random matrices with the edge shapes mixed in: no rows, one row, duplicate, zero and
+/// unit rows, and 64 columns.
+fn edge_matrix(rng: &mut ChaCha8Rng, case: usize) -> (Vec<u64>, usize) {
+    let cols = match case % 4 {
+        0 => 64,
+        1 => 1 + rng.gen_range(0..8),
+        _ => 2 + rng.gen_range(0..20),
+    };
+    let n_rows = match case % 5 {
+        0 => 0,
+        1 => 1,
+        _ => 2 + rng.gen_range(0..20),
+    };
+    let density = rng.gen_range(0.1..0.9);
+    let mut rows = random_rows(rng, n_rows, cols, density);
+    if rows.len() >= 3 {
+        rows[1] = rows[0];
+        rows[2] = 0;
+    }
+    if rows.len() >= 4 {
+        rows[3] = 1u64 << (cols - 1);
+    }
+    (rows, cols)
+}
+
+#[test]
+fn local_search_variants_verify_and_never_lose() {
+    use algebra::slp::{optimise_tuned, Tuning};
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_51a9);
+    let old = Tuning {
+        lns_shuffle_share: 0,
+        lns_steps_per_restart: 8,
+        ..Tuning::default()
+    };
+    let variants = [
+        Tuning::default(),
+        Tuning {
+            lns_window_share: 50,
+            lns_uphill: 30,
+            lns_nonorm_share: 50,
+            lns_starts: 2,
+            lns_chains: 4,
+            lns_resynth: true,
+            ..Tuning::default()
+        },
+    ];
+    for case in 0..12 {
+        let (rows, cols) = edge_matrix(&mut rng, case);
+        let o = opts(case as u64, 1 + (case % 2) as u32, Method::Best);
+        // No local search at all, and the previous default.
+        let plain = optimise_tuned(
+            &rows,
+            cols,
+            &o,
+            &Tuning {
+                lns_steps_per_restart: 0,
+                ..Tuning::default()
+            },
+        )
+        .expect("plain");
+        plain.slp.verify_masks(&rows).expect("plain verifies");
+        let reference = optimise_tuned(&rows, cols, &o, &old).expect("old");
+        reference.slp.verify_masks(&rows).expect("old verifies");
+        for t in &variants {
+            let r = optimise_tuned(&rows, cols, &o, t).expect("variant");
+            r.slp.verify_masks(&rows).expect("variant verifies");
+            assert_eq!(r.xors, r.slp.xor_count());
+            // Never worse than the deterministic Paar and BP runs or the naive count.
+            let b = bp(&rows, cols, BpTuning::default(), None).xor_count();
+            assert!(r.xors <= r.paar_xors && r.xors <= b && r.xors <= naive(&rows));
+            let one = optimise_tuned(
+                &rows,
+                cols,
+                &SlpOptions {
+                    threads: Some(1),
+                    ..o.clone()
+                },
+                t,
+            )
+            .expect("one thread");
+            let many = optimise_tuned(
+                &rows,
+                cols,
+                &SlpOptions {
+                    threads: Some(3),
+                    ..o.clone()
+                },
+                t,
+            )
+            .expect("three threads");
+            assert_eq!(one, many, "case {case}: thread count changed the result");
+        }
+    }
+}

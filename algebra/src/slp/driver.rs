@@ -13,6 +13,7 @@
 
 use super::bp::{bp, bp_from, BpTuning};
 use super::paar::paar;
+use super::reassoc::reassoc;
 use super::resynth::resynth;
 use super::rng::{restart_seed, SplitMix64};
 use super::transpose::{simplify, transpose, transpose_rows};
@@ -80,6 +81,86 @@ impl Default for SlpOptions {
         }
     }
 }
+
+/// The search constants of [`optimise`] (the defaults are the `pub const`s of this module);
+/// [`optimise_tuned`] takes them explicitly so that experiments need no rebuild. Every field
+/// is a count, never a time, so the result stays a pure function of the inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Local-search chains ([`LNS_CHAINS`]); chain c works on the transpose when c is odd.
+    pub lns_chains: u32,
+    /// Local-search steps per chain and per restart ([`LNS_STEPS_PER_RESTART`]).
+    pub lns_steps_per_restart: u32,
+    /// Re-association moves after each local-search step ([`LNS_REASSOC_STEPS`]).
+    pub lns_reassoc_steps: usize,
+    /// Distinct best runs the chains start from ([`LNS_STARTS`]): chain c starts from the
+    /// (c / 2 mod starts)-th shortest distinct program of the runs.
+    pub lns_starts: u32,
+    /// Whether a local-search step also runs the output re-derivation ([`LNS_RESYNTH`]).
+    pub lns_resynth: bool,
+    /// The kept prefix of a suffix step, in percent of the program ([`LNS_PREFIX`]).
+    pub lns_prefix: (usize, usize),
+    /// Out of 100 local-search steps, how many are window steps ([`LNS_WINDOW_SHARE`]).
+    pub lns_window_share: usize,
+    /// The removed window of a window step, in percent of the program ([`LNS_WINDOW`]).
+    pub lns_window: (usize, usize),
+    /// Percent chance that a local-search step one XOR longer than the current program is
+    /// still taken (the best program is kept apart) ([`LNS_UPHILL`]).
+    pub lns_uphill: usize,
+    /// Out of 100 local-search steps, how many let BP redo the rest without the norm rule
+    /// ([`LNS_NONORM_SHARE`]).
+    pub lns_nonorm_share: usize,
+    /// Out of 100 suffix steps, how many first reorder the program output by output, the
+    /// outputs in a random order ([`LNS_SHUFFLE_SHARE`]), so that the kept prefix is the
+    /// cones of a random set of outputs (and part of one more).
+    pub lns_shuffle_share: usize,
+    /// Re-association walks on the final program ([`REASSOC_WALKS`]).
+    pub reassoc_walks: u32,
+    /// Moves of each of those walks ([`REASSOC_STEPS`]).
+    pub reassoc_steps: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            lns_chains: LNS_CHAINS,
+            lns_steps_per_restart: LNS_STEPS_PER_RESTART,
+            lns_reassoc_steps: LNS_REASSOC_STEPS,
+            lns_starts: LNS_STARTS,
+            lns_prefix: LNS_PREFIX,
+            lns_window_share: LNS_WINDOW_SHARE,
+            lns_window: LNS_WINDOW,
+            lns_uphill: LNS_UPHILL,
+            lns_shuffle_share: LNS_SHUFFLE_SHARE,
+            lns_nonorm_share: LNS_NONORM_SHARE,
+            lns_resynth: LNS_RESYNTH,
+            reassoc_walks: REASSOC_WALKS,
+            reassoc_steps: REASSOC_STEPS,
+        }
+    }
+}
+
+/// Distinct start programs of the local search (see [`Tuning::lns_starts`]).
+pub const LNS_STARTS: u32 = 1;
+
+/// Out of 100 local-search steps, how many remove a window of the program instead of a suffix.
+pub const LNS_WINDOW_SHARE: usize = 0;
+
+/// The length of the removed window of a window step, in percent of the program.
+pub const LNS_WINDOW: (usize, usize) = (5, 30);
+
+/// Percent chance of taking a step one XOR longer (see [`Tuning::lns_uphill`]).
+pub const LNS_UPHILL: usize = 0;
+
+/// Share of local-search steps without the norm rule (see [`Tuning::lns_nonorm_share`]).
+pub const LNS_NONORM_SHARE: usize = 0;
+
+/// Share of suffix steps that first reorder the program by outputs taken in a random order
+/// (see [`Tuning::lns_shuffle_share`]; every step by default: docs/slp.md, "Local search").
+pub const LNS_SHUFFLE_SHARE: usize = 100;
+
+/// Whether each local-search step ends with [`resynth`].
+pub const LNS_RESYNTH: bool = false;
 
 /// The winning program and how it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,12 +256,19 @@ impl Run {
     }
 }
 
+/// Independent re-association walks on the best program ([`reassoc`]), each followed by the
+/// output re-derivation ([`resynth`]).
+pub const REASSOC_WALKS: u32 = 4;
+
+/// Moves of one re-association walk.
+pub const REASSOC_STEPS: usize = 20_000;
+
 /// Restarts of the local search ([`lns_chain`]): chain c works on the matrix (c even) or its
 /// transpose (c odd).
 pub const LNS_CHAINS: u32 = 2;
 
 /// Local-search steps per chain and per restart of the budget.
-pub const LNS_STEPS_PER_RESTART: u32 = 4;
+pub const LNS_STEPS_PER_RESTART: u32 = 24;
 
 /// The kept prefix of a local-search step: a uniform length in this range of fractions (in
 /// percent) of the current program.
@@ -210,22 +298,128 @@ fn paar_bp(rows: &[u64], n_in: usize, seed: u64) -> Slp {
     )
 }
 
-/// One step of the local search: keep a random prefix of `p` and let RNBP redo the rest.
-fn lns_step(rows: &[u64], n_in: usize, p: &Slp, g: &mut SplitMix64) -> Slp {
-    let (a, b) = window(p.ops.len(), LNS_PREFIX);
-    let k = (a + g.below(b - a)).min(p.ops.len());
-    simplify(&bp_from(
+/// One step of the local search: keep part of `p` (a random prefix, by default after putting
+/// the outputs' cones in a random order; or, when enabled, all but a window) and let RNBP redo
+/// the rest, then a short re-association walk.
+fn lns_step(rows: &[u64], n_in: usize, p: &Slp, g: &mut SplitMix64, tune: &Tuning) -> Slp {
+    // No draw when window steps are off, so the suffix steps see the same stream as before.
+    let kept = if tune.lns_window_share > 0 && g.below(100) < tune.lns_window_share {
+        let len = p.ops.len();
+        let (a, b) = window(len, tune.lns_window);
+        let w = (a + g.below(b - a)).clamp(1, len.max(1));
+        let start = g.below(len.saturating_sub(w) + 1);
+        without_window(p, start, start + w)
+    } else {
+        let shuffled;
+        let p = if tune.lns_shuffle_share > 0 && g.below(100) < tune.lns_shuffle_share {
+            shuffled = random_topo(p, g);
+            &shuffled
+        } else {
+            p
+        };
+        let (a, b) = window(p.ops.len(), tune.lns_prefix);
+        let k = (a + g.below(b - a)).min(p.ops.len());
+        p.ops[..k].to_vec()
+    };
+    let no_norm = tune.lns_nonorm_share > 0 && g.below(100) < tune.lns_nonorm_share;
+    let q = simplify(&bp_from(
         rows,
         n_in,
-        &p.ops[..k],
-        BpTuning::default(),
-        Some(g),
-    ))
+        &kept,
+        BpTuning { no_norm },
+        Some(&mut *g),
+    ));
+    let seed = g.next_u64();
+    let q = reassoc(&q, seed, tune.lns_reassoc_steps);
+    if tune.lns_resynth {
+        resynth(&q)
+    } else {
+        q
+    }
 }
+
+/// `p` with its XORs in the depth-first order of its outputs taken in a random order (each
+/// output's cone right after the cones of the outputs before it), renumbered; same outputs.
+fn random_topo(p: &Slp, g: &mut SplitMix64) -> Slp {
+    let n = p.n_in;
+    let mut order: Vec<usize> = (0..p.outputs.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, g.below(i + 1));
+    }
+    let mut new_id: Vec<Option<usize>> = (0..p.n_signals())
+        .map(|s| if s < n { Some(s) } else { None })
+        .collect();
+    let mut ops = Vec::with_capacity(p.ops.len());
+    for &i in &order {
+        let Some(o) = p.outputs[i] else { continue };
+        let mut stack = vec![(o, false)];
+        while let Some((s, expanded)) = stack.pop() {
+            if new_id[s].is_some() || s < n {
+                continue;
+            }
+            let (a, b) = p.ops[s - n];
+            if expanded {
+                let (Some(x), Some(y)) = (new_id[a], new_id[b]) else {
+                    continue;
+                };
+                ops.push((x, y));
+                new_id[s] = Some(n + ops.len() - 1);
+            } else {
+                stack.push((s, true));
+                stack.push((b, false));
+                stack.push((a, false));
+            }
+        }
+    }
+    let outputs = p
+        .outputs
+        .iter()
+        .map(|o| o.and_then(|s| new_id[s]))
+        .collect();
+    Slp {
+        n_in: n,
+        ops,
+        outputs,
+    }
+}
+
+/// The XORs of `p` outside `[lo, hi)` (operation indices) that do not depend on one inside it,
+/// renumbered as a program prefix (operation k defines signal `n_in + k`).
+fn without_window(p: &Slp, lo: usize, hi: usize) -> Vec<(usize, usize)> {
+    let n = p.n_in;
+    let mut map: Vec<Option<usize>> = (0..n).map(Some).collect();
+    let mut out = Vec::with_capacity(p.ops.len());
+    for (k, &(a, b)) in p.ops.iter().enumerate() {
+        let m = if (lo..hi).contains(&k) {
+            None
+        } else {
+            match (map.get(a).copied().flatten(), map.get(b).copied().flatten()) {
+                (Some(x), Some(y)) => {
+                    out.push((x, y));
+                    Some(n + out.len() - 1)
+                }
+                _ => None,
+            }
+        };
+        map.push(m);
+    }
+    out
+}
+
+/// Re-association moves ([`reassoc`]) after each local-search step.
+pub const LNS_REASSOC_STEPS: usize = 2_000;
 
 /// A local-search chain from `start`: `steps` steps, a step kept when it is not longer.
 /// Odd chains work on the transpose.
-fn lns_chain(rows: &[u64], n_in: usize, start: &Slp, seed: u64, chain: u32, steps: u32) -> Slp {
+fn lns_chain(
+    rows: &[u64],
+    n_in: usize,
+    start: &Slp,
+    seed: u64,
+    chain: u32,
+    steps: u32,
+    tune: &Tuning,
+) -> Slp {
     let mut g = SplitMix64::new(restart_seed(seed ^ 0x4c4e_5300, chain.into()));
     let trans = chain % 2 == 1 && rows.len() <= MAX_COLS;
     let (trows, tn) = if trans {
@@ -240,8 +434,12 @@ fn lns_chain(rows: &[u64], n_in: usize, start: &Slp, seed: u64, chain: u32, step
     };
     let mut best = cur.clone();
     for _ in 0..steps {
-        let q = lns_step(&trows, tn, &cur, &mut g);
-        if q.xor_count() <= cur.xor_count() {
+        let q = lns_step(&trows, tn, &cur, &mut g, tune);
+        let take = q.xor_count() <= cur.xor_count()
+            || (tune.lns_uphill > 0
+                && q.xor_count() == cur.xor_count() + 1
+                && g.below(100) < tune.lns_uphill);
+        if take {
             cur = q;
             if cur.xor_count() < best.xor_count() {
                 best = cur.clone();
@@ -310,6 +508,16 @@ pub fn check_matrix(rows: &[u64], n_in: usize) -> Result<(), SlpError> {
 /// The shortest program found for `rows` (bit q of `rows[i]` = entry (i, q) of the matrix,
 /// `n_in` columns) within the budget of `opts`, verified on all unit vectors.
 pub fn optimise(rows: &[u64], n_in: usize, opts: &SlpOptions) -> Result<SlpResult, SlpError> {
+    optimise_tuned(rows, n_in, opts, &Tuning::default())
+}
+
+/// [`optimise`] with explicit search constants.
+pub fn optimise_tuned(
+    rows: &[u64],
+    n_in: usize,
+    opts: &SlpOptions,
+    tune: &Tuning,
+) -> Result<SlpResult, SlpError> {
     check_matrix(rows, n_in)?;
     let runs = plan(opts, rows.len());
     let threads = opts
@@ -341,7 +549,7 @@ pub fn optimise(rows: &[u64], n_in: usize, opts: &SlpOptions) -> Result<SlpResul
             }
         }
     });
-    let mut best: Option<(usize, usize, Slp)> = None;
+    let mut all: Vec<(usize, Slp)> = Vec::with_capacity(runs.len());
     let mut paar_xors = 0;
     for (k, run) in runs.iter().enumerate() {
         let p = match results[k].take() {
@@ -351,28 +559,58 @@ pub fn optimise(rows: &[u64], n_in: usize, opts: &SlpOptions) -> Result<SlpResul
         if k == 0 {
             paar_xors = p.xor_count();
         }
-        if best.as_ref().is_none_or(|b| p.xor_count() < b.1) {
-            best = Some((k, p.xor_count(), p));
+        all.push((k, p));
+    }
+    // Shortest first, ties by the earliest run (a stable sort keeps the run order).
+    all.sort_by_key(|(_, p)| p.xor_count());
+    let mut starts: Vec<Slp> = Vec::new();
+    for (_, p) in &all {
+        if starts.len() >= tune.lns_starts.max(1) as usize {
+            break;
+        }
+        if !starts.contains(p) {
+            starts.push(p.clone());
         }
     }
-    let (k, mut xors, mut slp) = match best {
-        Some(b) => b,
+    let (k, mut xors, mut slp) = match all.into_iter().next() {
+        Some((k, p)) => (k, p.xor_count(), p),
         None => (0, 0, paar(rows, n_in, None)),
     };
     let mut method = runs.get(k).map_or_else(|| "paar".into(), Run::name);
     let first = method.clone();
-    let steps = LNS_STEPS_PER_RESTART * opts.restarts;
-    let chains = LNS_CHAINS;
+    let steps = tune.lns_steps_per_restart * opts.restarts;
+    let chains = tune.lns_chains;
     if opts.method != Method::Paar && steps > 0 && !slp.ops.is_empty() {
-        let start = slp.clone();
+        let first_start = slp.clone();
         let found: Vec<Slp> = par_map(chains as usize, threads, |c| {
-            lns_chain(rows, n_in, &start, opts.seed, c as u32, steps)
+            let start = starts
+                .get((c / 2) % starts.len().max(1))
+                .unwrap_or(&first_start);
+            lns_chain(rows, n_in, start, opts.seed, c as u32, steps, tune)
         });
         for (c, p) in found.into_iter().enumerate() {
             if p.xor_count() < xors && p.verify_masks(rows).is_ok() {
                 xors = p.xor_count();
                 slp = p;
                 method = format!("{first}+lns{c}");
+            }
+        }
+    }
+    if opts.method != Method::Paar && !slp.ops.is_empty() {
+        let start = slp.clone();
+        let before = method.clone();
+        let found: Vec<Slp> = par_map(tune.reassoc_walks as usize, threads, |w| {
+            resynth(&reassoc(
+                &start,
+                restart_seed(opts.seed ^ 0x5241_5300, w as u64),
+                tune.reassoc_steps,
+            ))
+        });
+        for (w, p) in found.into_iter().enumerate() {
+            if p.xor_count() < xors && p.verify_masks(rows).is_ok() {
+                xors = p.xor_count();
+                slp = p;
+                method = format!("{before}+reassoc{w}");
             }
         }
     }
@@ -428,4 +666,91 @@ fn par_map<T: Send, F: Fn(usize) -> T + Sync>(n: usize, threads: usize, f: F) ->
         .enumerate()
         .map(|(k, v)| v.unwrap_or_else(|| f(k)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random row masks with edge shapes: no rows, one row, duplicate, zero and unit rows,
+    /// 64 columns.
+    fn matrix(g: &mut SplitMix64, case: usize) -> (Vec<u64>, usize) {
+        let cols = if case % 4 == 0 { 64 } else { 1 + g.below(20) };
+        let n_rows = match case % 5 {
+            0 => 0,
+            1 => 1,
+            _ => 2 + g.below(20),
+        };
+        let mask = if cols == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cols) - 1
+        };
+        let mut rows: Vec<u64> = (0..n_rows).map(|_| g.next_u64() & mask).collect();
+        if rows.len() >= 3 {
+            rows[1] = rows[0];
+            rows[2] = 0;
+        }
+        if rows.len() >= 4 {
+            rows[3] = 1u64 << (cols - 1);
+        }
+        (rows, cols)
+    }
+
+    #[test]
+    fn local_search_chains_verify_and_never_grow() {
+        let mut g = SplitMix64::new(0x11_5eed);
+        let variants = [
+            Tuning::default(),
+            Tuning {
+                lns_shuffle_share: 0,
+                ..Tuning::default()
+            },
+            Tuning {
+                lns_window_share: 50,
+                lns_uphill: 30,
+                lns_nonorm_share: 50,
+                lns_resynth: true,
+                ..Tuning::default()
+            },
+        ];
+        let mut shorter = 0;
+        for case in 0..60 {
+            let (rows, cols) = matrix(&mut g, case);
+            let start = Run::Rnbp(case as u32).exec(&rows, cols, 7);
+            start.verify_masks(&rows).expect("start verifies");
+            if start.ops.is_empty() {
+                continue;
+            }
+            for (v, t) in variants.iter().enumerate() {
+                for chain in 0..2 {
+                    let p = lns_chain(&rows, cols, &start, case as u64, chain, 6, t);
+                    p.verify_masks(&rows).expect("chain verifies");
+                    assert!(
+                        p.xor_count() <= start.xor_count(),
+                        "case {case}, variant {v}, chain {chain}: {} > {}",
+                        p.xor_count(),
+                        start.xor_count()
+                    );
+                    shorter += usize::from(p.xor_count() < start.xor_count());
+                }
+            }
+        }
+        // The search does find something on random matrices (so the test can tell).
+        assert!(shorter > 0);
+    }
+
+    #[test]
+    fn random_output_order_keeps_the_program() {
+        let mut g = SplitMix64::new(3);
+        for case in 0..60 {
+            let (rows, cols) = matrix(&mut g, case);
+            let p = Run::Rnbp(case as u32).exec(&rows, cols, 1);
+            let q = random_topo(&p, &mut g);
+            q.verify_masks(&rows).expect("reordered verifies");
+            assert_eq!(q.xor_count(), p.xor_count());
+            let w = without_window(&p, p.ops.len() / 3, p.ops.len() / 2);
+            assert!(w.len() <= p.ops.len());
+        }
+    }
 }

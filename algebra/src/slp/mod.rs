@@ -22,11 +22,14 @@ pub mod bp;
 pub mod builder;
 pub mod driver;
 pub mod paar;
+pub mod reassoc;
 pub mod resynth;
 pub mod rng;
 pub mod transpose;
 
-pub use driver::{optimise, Method, SlpOptions, SlpResult, DEFAULT_RESTARTS, MAX_COLS};
+pub use driver::{
+    optimise, optimise_tuned, Method, SlpOptions, SlpResult, Tuning, DEFAULT_RESTARTS, MAX_COLS,
+};
 
 /// A straight-line XOR program (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
