@@ -276,7 +276,9 @@ impl ExportArgs {
         let chain =
             fafft_config::transform::Chain::parse(&self.chain).map_err(ConfigError::from)?;
         let split = match (self.split_k, self.split_words) {
-            (Some(k), Some(residual_words)) => Some(fafft_config::rules::Split { k, residual_words }),
+            (Some(k), Some(residual_words)) => {
+                Some(fafft_config::rules::Split { k, residual_words })
+            }
             _ => None,
         };
         Ok(ExportConfig::new(self.m, self.l, beta, chain, self.c, self.n).with_split(split))

@@ -72,7 +72,13 @@ fn split_breakdown(
     n: u64,
     s: &fafft_config::rules::Split,
     table: &CostTable,
-) -> Result<(fafft_config::cost::Breakdown, fafft_config::cost::ResidueMethod), BoardError> {
+) -> Result<
+    (
+        fafft_config::cost::Breakdown,
+        fafft_config::cost::ResidueMethod,
+    ),
+    BoardError,
+> {
     let w = s.residual_words;
     let (mut base, mut levels) = (w, 0u32);
     while base > 3 && base % 2 == 0 {
@@ -125,11 +131,23 @@ pub(crate) fn model_comparison(
             _ => None,
         };
         let rows = vec![
-            row("forward (four transforms, k-bit inputs)", &b.forward, both(|s| s.forward)),
+            row(
+                "forward (four transforms, k-bit inputs)",
+                &b.forward,
+                both(|s| s.forward),
+            ),
             row("pointwise (two)", &b.pointwise, both(|s| s.pointwise)),
             row("inverse (two)", &b.inverse, both(|s| s.inverse)),
-            row("residual product f1·g1", &b.residue, both(|s| s.residue_product)),
-            row("split additions", &b.reconstruction, both(|s| s.reconstruction)),
+            row(
+                "residual product f1·g1",
+                &b.residue,
+                both(|s| s.residue_product),
+            ),
+            row(
+                "split additions",
+                &b.reconstruction,
+                both(|s| s.reconstruction),
+            ),
             row(
                 "product without the fold (ring product − fold)",
                 &total,
