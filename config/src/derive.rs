@@ -34,6 +34,8 @@ pub struct Config {
     pub c: u64,
     /// HQC n (operand length in bits).
     pub n: u64,
+    /// The 2-Karatsuba split (None: the whole operands are transformed).
+    pub split: Option<rules::Split>,
 }
 
 /// An extra γ_j (j > l, up to 11) for the artifact's 11-matrix layout.
@@ -106,12 +108,19 @@ impl Config {
             chain,
             c,
             n,
+            split: None,
         }
+    }
+
+    /// The same configuration with a 2-Karatsuba split (docs/fafft.md §9.11).
+    pub fn with_split(mut self, split: Option<rules::Split>) -> Self {
+        self.split = split;
+        self
     }
 
     /// Check the rules and the admissibility of β, without computing tables. Returns N.
     pub fn validate(&self) -> Result<u64, ConfigError> {
-        let big_n = rules::check(self.m, self.l, self.n, self.c)?;
+        let big_n = rules::check_with_split(self.m, self.l, self.n, self.c, self.split.as_ref())?;
         let basis = CantorBasis::tower32();
         check_admissible(&basis, self.l, Tower::<32>(self.beta))?;
         self.chain.gamma_top(self.m, self.l, self.beta)?;

@@ -239,12 +239,16 @@ pub fn command_of(cfg: &Config, out: &Path) -> String {
 /// [`command_of`] with the layout (`--layout artifact` only when not the default).
 pub fn command_of_layout(cfg: &Config, out: &Path, layout: Layout) -> String {
     format!(
-        "search export --m {} --l {} --beta {:#010x} --c {} --n {} --chain {}{} --out {}",
+        "search export --m {} --l {} --beta {:#010x} --c {} --n {}{} --chain {}{} --out {}",
         cfg.m,
         cfg.l,
         cfg.beta,
         cfg.c,
         cfg.n,
+        match &cfg.split {
+            Some(s) => format!(" --split-k {} --split-words {}", s.k, s.residual_words),
+            None => String::new(),
+        },
         cfg.chain.name(),
         if layout == Layout::Project {
             String::new()

@@ -4,7 +4,7 @@
 //!
 //! | file | contents |
 //! |---|---|
-//! | `fafft_params.h` | `FAFFT_M`, `FAFFT_L`, `FAFFT_N`, `CRT_C`, `HQC_N`, `FAFFT_BETA`, `FAFFT_P`, `fafft_gamma[FAFFT_L + 1]`, `fafft_r[32]` |
+//! | `fafft_params.h` | `FAFFT_M`, `FAFFT_L`, `FAFFT_N`, `CRT_C`, `SPLIT_K` and `SPLIT_RW` (only with a split), `HQC_N`, `FAFFT_BETA`, `FAFFT_P`, `fafft_gamma[FAFFT_L + 1]`, `fafft_r[32]` |
 //! | `minpoly_mods_defs.h` | `minpoly_mod_<r>` (e div 32, decreasing; zero-length arrays for empty classes, GNU C), `minpoly_mods[32]`, `minpoly_mod_lens[32]`; portable `minpoly_flat[]` + `minpoly_offsets[33]` |
 //! | `IL_defs.h` | `IL_swapped_<N>[c/32]`, `IL_plain[CRT_C/32]`, `IL_swapped[CRT_C/32]`; only `FAFFT_HAVE_IL 0` when c = 0 |
 //! | `encode_matrix_defs.h` | `encode_matrix[32][32]`, `decode_matrix[32][32]`, `[i][j]` = bit i of column j |
@@ -135,6 +135,16 @@ impl Headers<'_> {
                 ""
             }
         );
+        if let Some(sp) = &c.split {
+            s += &format!(
+                "#define SPLIT_K {}  /* 2-Karatsuba split point k (bits), docs/fafft.md sec. 9.11 */\n",
+                sp.k
+            );
+            s += &format!(
+                "#define SPLIT_RW {}  /* words of the residual product f1*g1 */\n",
+                sp.residual_words
+            );
+        }
         s += &format!("#define HQC_N {}\n", c.n);
         s += &format!("#define FAFFT_BETA {}u\n", hex32(c.beta));
         s += &format!(

@@ -136,6 +136,154 @@ pub enum RuleError {
         /// The smallest admissible c.
         min_c: u64,
     },
+    /// The 2-Karatsuba split is invalid.
+    #[error(transparent)]
+    Split(#[from] SplitError),
+}
+
+/// The 2-Karatsuba split of an export (docs/fafft.md §9.11; the optional params.json field
+/// `split`): f = f0 + x^k·f1, the residual product f1·g1 on `residual_words` words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Split {
+    /// The split point k in bits (a multiple of 32).
+    pub k: u64,
+    /// Words of the residual product's operands (f1, g1 zero-padded to them).
+    pub residual_words: u64,
+}
+
+/// Why a split is refused ([`check_split`]).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SplitError {
+    /// A split with a residue ring.
+    #[error("a split export has no residue ring: c must be 0, got c = {c}")]
+    WithResidue {
+        /// The given c.
+        c: u64,
+    },
+    /// k is not a multiple of 32.
+    #[error("split k = {k} is not a multiple of 32 (the halves must be whole 32-bit words)")]
+    KNotWordMultiple {
+        /// The given k.
+        k: u64,
+    },
+    /// k ≥ n: nothing is split off.
+    #[error("split k = {k} is not below n = {n}: the high halves f1, g1 would be empty")]
+    KNotBelowN {
+        /// The given k.
+        k: u64,
+        /// n.
+        n: u64,
+    },
+    /// n − k > k: the sums f0 + f1 would be longer than k bits.
+    #[error("split k = {k} is too small: n - k = {high} > k (the sums f0 + f1 need at most k bits); the smallest valid k is {min_k}")]
+    HighTooLong {
+        /// The given k.
+        k: u64,
+        /// n − k.
+        high: u64,
+        /// 32·⌈n/64⌉.
+        min_k: u64,
+    },
+    /// 2k > N: P0, P1 do not fit the transform.
+    #[error("split k = {k} is too large: 2k = {two_k} > N = {big_n} (P0 and P1 must fit the transform size); the largest valid k is {max_k}")]
+    TooLarge {
+        /// The given k.
+        k: u64,
+        /// 2k.
+        two_k: u64,
+        /// N.
+        big_n: u64,
+        /// 32·⌊N/64⌋.
+        max_k: u64,
+    },
+    /// The residual is shorter than n − k.
+    #[error("split residual of {words} words ({bits} bits) is shorter than n - k = {high} bits")]
+    ResidualTooSmall {
+        /// The given words.
+        words: u64,
+        /// 32·words.
+        bits: u64,
+        /// n − k.
+        high: u64,
+    },
+    /// The residual is longer than N bits.
+    #[error("split residual of {words} words ({bits} bits) is longer than the transform size N = {big_n}")]
+    ResidualTooLarge {
+        /// The given words.
+        words: u64,
+        /// 32·words.
+        bits: u64,
+        /// N.
+        big_n: u64,
+    },
+}
+
+/// The split rule (docs/fafft.md §9.11): c = 0, k ≡ 0 (mod 32), k < n, n − k ≤ k, 2k ≤ N and
+/// n − k ≤ 32·w ≤ N. n must already satisfy [`check_n`].
+pub fn check_split(s: &Split, n: u64, big_n: u64, c: u64) -> Result<(), SplitError> {
+    let k = s.k;
+    if c != 0 {
+        return Err(SplitError::WithResidue { c });
+    }
+    if !k.is_multiple_of(32) {
+        return Err(SplitError::KNotWordMultiple { k });
+    }
+    if k >= n {
+        return Err(SplitError::KNotBelowN { k, n });
+    }
+    let high = n - k;
+    if high > k {
+        return Err(SplitError::HighTooLong {
+            k,
+            high,
+            min_k: n.div_ceil(64) * 32,
+        });
+    }
+    if 2 * k > big_n {
+        return Err(SplitError::TooLarge {
+            k,
+            two_k: 2 * k,
+            big_n,
+            max_k: big_n / 64 * 32,
+        });
+    }
+    let bits = s.residual_words.saturating_mul(32);
+    if bits < high {
+        return Err(SplitError::ResidualTooSmall {
+            words: s.residual_words,
+            bits,
+            high,
+        });
+    }
+    if bits > big_n {
+        return Err(SplitError::ResidualTooLarge {
+            words: s.residual_words,
+            bits,
+            big_n,
+        });
+    }
+    Ok(())
+}
+
+/// [`check`] for a configuration with an optional split: with a split, the split rule
+/// replaces the c rule (a split export has c = 0 and may have N < 2n − 1). Returns N.
+pub fn check_with_split(
+    m: u32,
+    l: u32,
+    n: u64,
+    c: u64,
+    split: Option<&Split>,
+) -> Result<u64, RuleError> {
+    match split {
+        None => check(m, l, n, c),
+        Some(s) => {
+            let big_n = big_n(m, l)?;
+            check_n(n, big_n)?;
+            check_split(s, n, big_n, c)?;
+            Ok(big_n)
+        }
+    }
 }
 
 /// Check m.

@@ -49,6 +49,9 @@ pub struct Params {
     pub n: u64,
     /// Residue size c (0 = none).
     pub c: u64,
+    /// The 2-Karatsuba split (docs/fafft.md §9.11); absent (not written) without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<crate::rules::Split>,
     /// N = m·2^l.
     #[serde(rename = "N")]
     pub big_n: u64,
@@ -291,6 +294,7 @@ impl Params {
             l: cfg.l,
             n: cfg.n,
             c: cfg.c,
+            split: cfg.split,
             big_n: d.big_n,
             beta: Hex32(cfg.beta),
             beta_coords: Hex64(cb),

@@ -26,11 +26,12 @@ use std::path::PathBuf;
 
 /// The order in which fields are compared (all fields except `schema_version`, `checksum`,
 /// `tool_version` and `command`, which were checked by `load` or are provenance).
-pub const FIELD_ORDER: [&str; 24] = [
+pub const FIELD_ORDER: [&str; 25] = [
     "m",
     "l",
     "n",
     "c",
+    "split",
     "N",
     "beta",
     "basis_top",
@@ -143,9 +144,13 @@ impl Loaded {
         rules::check_m(p.m).map_err(|e| invalid("m", e.into()))?;
         let big_n = rules::big_n(p.m, p.l).map_err(|e| invalid("l", e.into()))?;
         rules::check_n(p.n, big_n).map_err(|e| invalid("n", e.into()))?;
-        rules::check_c(p.c, p.n, big_n).map_err(|e| invalid("c", e.into()))?;
+        match &p.split {
+            None => rules::check_c(p.c, p.n, big_n).map_err(|e| invalid("c", e.into()))?,
+            Some(s) => rules::check_split(s, p.n, big_n, p.c)
+                .map_err(|e| invalid("split", rules::RuleError::from(e).into()))?,
+        }
         let chain = Chain::parse(&p.chain.kind).map_err(|e| invalid("chain.kind", e.into()))?;
-        let cfg = Config::new(p.m, p.l, p.beta.0, chain, p.c, p.n);
+        let cfg = Config::new(p.m, p.l, p.beta.0, chain, p.c, p.n).with_split(p.split);
         let layout = Layout::of_files(&p.files);
         let stored = Stored::new(&self.dir, &ps, layout, &p.xor_counts.method);
         let derived = cfg.derive_with(&stored).map_err(|e| match e {

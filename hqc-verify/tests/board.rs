@@ -14,6 +14,8 @@
 //! | `hqc1_published` | HQC-1, l = 10, c = 3072, β = 0x00103674, artifact chain | 10 per flavour, both |
 //! | `hqc3_published` | HQC-3, l = 11, c = 8192, β = 0x00103674, artifact chain | 10 per flavour, both |
 //! | `hqc5_canonical` | HQC-5, l = 12, c = 0, β = 0x00012f9a, default chain | 10 per flavour, both |
+//! | `hqc1_split` | HQC-1, l = 10, c = 0, β = 0x00012f9a, split k = 16160, 48 residual words | 10 per flavour, both |
+//! | `invalid_split_is_an_error` | copies of the split export with a re-stamped bad k or residual | — |
 //! | `altered_modulus_exponent_fails` | HQC-1 copy, one exponent of `minpoly_mods_defs.h` changed | — |
 //! | `invalid_params_are_errors` | missing, non-JSON, wrong level, edited field, non-HQC n, missing header, missing KAT folder | — |
 //!
@@ -69,6 +71,26 @@ fn export(name: &str, n: u64, l: u32, c: u64, beta: u32, chain: Chain) -> PathBu
 }
 
 /// The three exports, made once per test process.
+/// A 2-Karatsuba split export (docs/fafft.md §9.11): c = 0, split point k, residual of w words.
+fn export_split(name: &str, n: u64, l: u32, beta: u32, k: u64, w: u64) -> PathBuf {
+    let dir = exports_root().join(name);
+    let cfg = Config::new(32, l, beta, Chain::Default, 0, n).with_split(Some(
+        fafft_config::rules::Split {
+            k,
+            residual_words: w,
+        },
+    ));
+    let d = cfg
+        .derive_with(&fafft_config::artefacts::Baseline)
+        .expect("the split configuration derives");
+    let prov = Provenance {
+        command: command_of(&cfg, &dir),
+        tool_version: fafft_config::spec::TOOL_VERSION.into(),
+    };
+    sync_dir(&dir, &render(&d, &prov).files);
+    dir.join("params.json")
+}
+
 fn exports() -> &'static [PathBuf; 3] {
     static E: OnceLock<[PathBuf; 3]> = OnceLock::new();
     E.get_or_init(|| {
@@ -324,6 +346,80 @@ fn hqc5_canonical() {
         (0, 0),
         "HQC-5 has no residue ring"
     );
+}
+
+#[test]
+fn hqc1_split() {
+    no_kat_dir();
+    // the planner's HQC-1 karatsuba2 plan: N = 2^15, canonical β, k = 16160, 48 residual words
+    let p = export_split("hqc1-split", 17_669, 10, 0x0001_2f9a, 16_160, 48);
+    let r = passes(&p, Level::Hqc1);
+    assert!(
+        check(
+            &r,
+            "firmware: test_mul: split product = schoolbook at k_min, k_max"
+        )
+        .passed
+    );
+    let stages = r.counts.stages.as_ref().expect("stages");
+    let st = &stages.instructions;
+    // four forwards, two pointwise products, two inverses, the residual, the additions
+    assert!(st.residue_product > 0 && st.reconstruction > 0, "{st:?}");
+    let region = |l: &str| {
+        stages
+            .regions
+            .iter()
+            .find(|(n, _)| n == l)
+            .map(|x| x.1)
+            .unwrap_or(0)
+    };
+    assert_eq!(
+        st.forward,
+        region("forward(f0)")
+            + region("forward(g0)")
+            + region("forward(f0+f1)")
+            + region("forward(g0+g1)")
+    );
+    assert_eq!(st.inverse, region("inverse(P0)") + region("inverse(P1)"));
+    assert_eq!(st.residue_product, region("residual f1*g1"));
+    let model = r.model.as_ref().expect("model");
+    let row = model
+        .rows
+        .iter()
+        .find(|x| x.component == "residual product f1·g1")
+        .expect("residual row");
+    assert_eq!(row.counted_instructions, Some(st.residue_product));
+}
+
+#[test]
+fn invalid_split_is_an_error() {
+    no_kat_dir();
+    let good = export_split("hqc1-split-src", 17_669, 10, 0x0001_2f9a, 16_160, 48);
+    let root = exports_root().join("invalid-split");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("mkdir");
+    let src = good.parent().expect("dir");
+    for (k, w, needle) in [
+        (16_161u64, 48u64, "not a multiple of 32"),
+        (16_416, 48, "2k = 32832 > N = 32768"),
+        (8_832, 300, "n - k = 8837 > k"),
+        (16_160, 40, "shorter than n - k"),
+    ] {
+        let d = root.join(format!("k{k}-w{w}"));
+        std::fs::create_dir_all(&d).expect("mkdir");
+        for e in std::fs::read_dir(src).expect("dir") {
+            let e = e.expect("entry");
+            std::fs::copy(e.path(), d.join(e.file_name())).expect("copy");
+        }
+        let text = std::fs::read_to_string(&good).expect("read");
+        let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+        v["split"] = serde_json::json!({"k": k, "residual_words": w});
+        fafft_config::spec::restamp(&mut v);
+        std::fs::write(d.join("params.json"), v.to_string()).expect("write");
+        let a = BoardArgs::new(d.join("params.json"));
+        expect_err(&a, "field `split`");
+        expect_err(&a, needle);
+    }
 }
 
 /// Changes one exponent of M in a copy of the HQC-1 headers (both forms of

@@ -188,6 +188,12 @@ pub fn export_layout(
     progress: bool,
 ) -> Result<Export, ExportError> {
     cfg.validate()?;
+    if layout == Layout::Artifact && cfg.split.is_some() {
+        return Err(dir_err(
+            out,
+            "the artifact layout is for the published firmware, which has no split-operand driver; export a split in the project layout".into(),
+        ));
+    }
     if layout == Layout::Artifact
         && (cfg.l > fafft_config::routines::ARTIFACT_GAMMAS || cfg.m != 32)
     {
@@ -241,6 +247,13 @@ pub struct ExportArgs {
     /// HQC n (operand length in bits).
     #[arg(long)]
     pub n: u64,
+    /// 2-Karatsuba split point k in bits (docs/fafft.md §9.11; with --split-words and --c 0):
+    /// a multiple of 32 with n − k ≤ k and 2k ≤ N.
+    #[arg(long, requires = "split_words")]
+    pub split_k: Option<u64>,
+    /// Words of the split's residual product f1·g1 (32·W ≥ n − k; f1, g1 zero-padded).
+    #[arg(long, requires = "split_k")]
+    pub split_words: Option<u64>,
     /// Output directory (written atomically).
     #[arg(long)]
     pub out: PathBuf,
@@ -262,9 +275,13 @@ impl ExportArgs {
         let beta = parse_u32(&self.beta).map_err(ConfigError::from)?;
         let chain =
             fafft_config::transform::Chain::parse(&self.chain).map_err(ConfigError::from)?;
-        Ok(ExportConfig::new(
-            self.m, self.l, beta, chain, self.c, self.n,
-        ))
+        let split = match (self.split_k, self.split_words) {
+            (Some(k), Some(residual_words)) => {
+                Some(fafft_config::rules::Split { k, residual_words })
+            }
+            _ => None,
+        };
+        Ok(ExportConfig::new(self.m, self.l, beta, chain, self.c, self.n).with_split(split))
     }
 }
 
@@ -286,12 +303,16 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         std::io::stderr().is_terminal(),
     )?;
     println!(
-        "exported m = {}, l = {}, N = {}, c = {}, n = {}, β = {:#010x} (wt(M) = {}, chain {}, layout {}) to {}",
+        "exported m = {}, l = {}, N = {}, c = {}, n = {}{}, β = {:#010x} (wt(M) = {}, chain {}, layout {}) to {}",
         cfg.m,
         cfg.l,
         e.derived.big_n,
         cfg.c,
         cfg.n,
+        match &cfg.split {
+            Some(s) => format!(", split k = {} (residual {} words)", s.k, s.residual_words),
+            None => String::new(),
+        },
         cfg.beta,
         e.derived.modulus.weight(),
         cfg.chain.name(),

@@ -559,9 +559,23 @@ pub fn not_buildable(p: &Plan, m: u32) -> Option<String> {
             )
         }
         PlanKind::Karatsuba2 => {
-            return Some(
-                "the 2-Karatsuba split (docs/fafft.md §9.11): the firmware has no split-operand driver; crt_product (hqc-verify/board/firmware/fafft/fafft.c) transforms whole operands once each, while the split needs the halves and their sums transformed (four forward transforms of k-bit inputs), two pointwise products and two inverses, a full residual product of the (n - k)-bit halves and the combination at x^k and x^2k, and params.json (schema 2) has no field for k".into(),
-            )
+            // The firmware's split driver (split_product in fafft.c) takes k and the residual
+            // size from the export (params.json `split`); the rule is the exporter's.
+            let Some(s) = &p.split else {
+                return Some("a karatsuba2 plan without its split (k, residual words)".into());
+            };
+            let big_n = p.transforms[0].n_bits;
+            let split = fafft_config::rules::Split {
+                k: s.k,
+                residual_words: s.residual_words,
+            };
+            let n = s.k + s.residual_bits;
+            if let Err(e) = fafft_config::rules::check_split(&split, n, big_n, 0) {
+                return Some(format!(
+                    "the 2-Karatsuba split k = {}, {} residual words: {e}",
+                    s.k, s.residual_words
+                ));
+            }
         }
         PlanKind::Single | PlanKind::Residue => {}
     }
@@ -576,7 +590,8 @@ pub fn not_buildable(p: &Plan, m: u32) -> Option<String> {
             FIRMWARE_L.end()
         ));
     }
-    if p.c > 0 {
+    // (a karatsuba2 plan's c is its residual size; the firmware sizes that scratch itself)
+    if p.c > 0 && p.kind != PlanKind::Karatsuba2 {
         let need = kara_scratch(p.c / 32);
         if need > KARA_SCRATCH_WORDS {
             return Some(format!(
@@ -587,6 +602,25 @@ pub fn not_buildable(p: &Plan, m: u32) -> Option<String> {
         }
     }
     None
+}
+
+/// The split a plan is exported with (`search export --split-k K --split-words W`): Some for
+/// a karatsuba2 plan.
+pub fn export_split(p: &Plan) -> Option<fafft_config::rules::Split> {
+    p.split.as_ref().map(|s| fafft_config::rules::Split {
+        k: s.k,
+        residual_words: s.residual_words,
+    })
+}
+
+/// The residue size a plan is exported with: 0 for a karatsuba2 plan (its `c` is the
+/// residual's size, and a split export has no residue ring), else the plan's c.
+pub fn export_c(p: &Plan) -> u64 {
+    if p.kind == PlanKind::Karatsuba2 {
+        0
+    } else {
+        p.c
+    }
 }
 
 fn kara_full_scratch(n: u64) -> u64 {
@@ -650,7 +684,8 @@ pub struct MeasureReport {
 }
 
 /// The plan kinds the planner does not rank, so `--measure` never measures them (none since
-/// the 2-Karatsuba split became the plan kind `karatsuba2`; `not_buildable` gives its reason).
+/// the 2-Karatsuba split became the plan kind `karatsuba2`; the board builds it with a split
+/// export, `not_buildable` names what it cannot build).
 pub const NOT_COVERED: [&str; 0] = [];
 
 /// The hqc-verify next to the running binary, or `explicit`.
@@ -742,6 +777,24 @@ pub fn export_matches(
         && chain_ok
 }
 
+/// True when the params.json at `params` records exactly `split` (None: no `split` field).
+pub fn export_split_matches(params: &Path, split: Option<&fafft_config::rules::Split>) -> bool {
+    let Ok(text) = std::fs::read_to_string(params) else {
+        return false;
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    let stored = match v.get("split") {
+        None => None,
+        Some(x) => match serde_json::from_value::<fafft_config::rules::Split>(x.clone()) {
+            Ok(s) => Some(s),
+            Err(_) => return false,
+        },
+    };
+    stored.as_ref() == split
+}
+
 /// Export, build and count the top `k` plans of `report`.
 pub fn measure_plans(
     report: &PlanReport,
@@ -795,16 +848,20 @@ pub fn measure_plans(
         })?;
         let chain = Chain::parse(&t0.chain).map_err(|e| CrtError::Chain(e))?;
         let dir = work.join(format!("rank-{}", p.rank));
-        let cfg = crate::export::ExportConfig::new(report.m, t0.l, beta, chain, p.c, report.n);
+        let split = export_split(p);
+        let cfg =
+            crate::export::ExportConfig::new(report.m, t0.l, beta, chain, export_c(p), report.n)
+                .with_split(split);
         if export_matches(
             &dir.join("params.json"),
             report.m,
             t0.l,
             &t0.beta,
             &t0.chain,
-            p.c,
+            export_c(p),
             report.n,
-        ) {
+        ) && export_split_matches(&dir.join("params.json"), split.as_ref())
+        {
             eprintln!(
                 "measure: plan {} ({}): reusing the export in {} (same configuration; the board verifies it)",
                 p.rank,

@@ -472,6 +472,18 @@ fn measure_refuses_plans_the_firmware_cannot_build() {
         .find(|p| p.kind == PlanKind::Residue && p.c == 8192)
         .expect("x^8192 plan");
     assert_eq!(not_buildable(res, 32), None);
+    // the 2-Karatsuba split is built by the firmware's split driver (its c is the residual's
+    // size, not a residue ring, so the residue scratch rule does not apply)
+    let k2 = r
+        .plans
+        .iter()
+        .find(|p| p.kind == PlanKind::Karatsuba2)
+        .expect("karatsuba2 plan");
+    assert_eq!(not_buildable(k2, 32), None);
+    assert_eq!(
+        not_buildable(k2, 16).map(|w| w.contains("m = 16")),
+        Some(true)
+    );
     // c = 55296 (1728 words) overflows the firmware's Karatsuba scratch; 8192 fits.
     assert!(kara_scratch(1728) > KARA_SCRATCH_WORDS);
     assert!(kara_scratch(256) <= KARA_SCRATCH_WORDS);

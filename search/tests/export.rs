@@ -37,6 +37,7 @@ fn hqc1() -> ExportConfig {
         c: 3072,
         n: 17_669,
         chain: Chain::Artifact,
+        split: None,
     }
 }
 
@@ -486,6 +487,7 @@ fn hqc3_and_hqc5_tables() {
         c: 8192,
         n: 35_851,
         chain: Chain::Artifact,
+        split: None,
     };
     let e3 = do_export(&cfg3, &dir.join("hqc3"), false)
         .expect("export hqc3")
@@ -533,6 +535,7 @@ fn hqc3_and_hqc5_tables() {
         c: 0,
         n: 57_637,
         chain: Chain::Default,
+        split: None,
     };
     let out5 = dir.join("hqc5");
     let e5 = do_export(&cfg5, &out5, false).expect("export hqc5").derived;
@@ -562,6 +565,7 @@ fn gamma_11_is_omitted_outside_v21() {
         c: 3072,
         n: 17_669,
         chain: Chain::Default,
+        split: None,
     };
     let e = cfg.derive().expect("derive");
     assert!(e.gamma_extra.is_empty());
@@ -650,6 +654,24 @@ fn errors_write_nothing() {
         rule(&try_cfg(ExportConfig { m: 16, ..hqc1() })),
         Some(RuleError::UnsupportedM { .. })
     ));
+    // a split (search export --split-k K --split-words W) the rule refuses, with c = 0
+    let split = |k: u64, residual_words: u64, c: u64| ExportConfig {
+        c,
+        split: Some(fafft_config::rules::Split { k, residual_words }),
+        ..hqc1()
+    };
+    for (k, w, c, want) in [
+        (16161, 48, 0, "not a multiple of 32"),
+        (16416, 48, 0, "2k = 32832 > N = 32768"),
+        (8832, 300, 0, "smallest valid k is 8864"),
+        (16160, 40, 0, "shorter than n - k"),
+        (16160, 48, 3072, "no residue ring"),
+    ] {
+        match rule(&try_cfg(split(k, w, c))) {
+            Some(RuleError::Split(e)) => assert!(e.to_string().contains(want), "k = {k}: {e}"),
+            other => panic!("k = {k}: expected a split error, got {other:?}"),
+        }
+    }
     // a wrong explicit chain
     assert!(matches!(
         try_cfg(ExportConfig {
@@ -705,6 +727,28 @@ fn errors_write_nothing() {
         .expect("load")
         .verify()
         .expect("c = 2592 verifies");
+    // a valid split exports (c = 0 at N = 2^15 < 2n - 1), records the split in params.json
+    // and the command, and verifies
+    let out3 = dir.join("split");
+    let cfg = ExportConfig {
+        c: 0,
+        split: Some(fafft_config::rules::Split {
+            k: 16160,
+            residual_words: 48,
+        }),
+        ..hqc1()
+    };
+    do_export(&cfg, &out3, false).expect("split export");
+    let v = fafft_config::spec::load(&out3.join("params.json"))
+        .expect("load")
+        .verify()
+        .expect("split verifies");
+    assert_eq!(v.params.split, cfg.split);
+    assert!(v
+        .params
+        .command
+        .contains("--split-k 16160 --split-words 48"));
+    assert!(read(&out3, "fafft_params.h").contains("#define SPLIT_K 16160"));
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(export::s0_gft().len(), 2048);
 }
@@ -721,6 +765,8 @@ fn beta_parses_as_everywhere() {
         chain: "default".into(),
         force: false,
         layout: "project".into(),
+        split_k: None,
+        split_words: None,
     };
     for bad in ["+28b51f", "-1", "0x", "0x123456789", "28_b51f"] {
         assert!(
@@ -767,6 +813,7 @@ fn artifact_layout_is_the_drop_in_set() {
     let cfg = ExportConfig {
         beta: 0x0028_b51f,
         chain: Chain::Default,
+        split: None,
         ..hqc1()
     };
     let e = export::export_layout(&cfg, &out, false, Layout::Artifact, false).expect("export");

@@ -250,9 +250,30 @@ fn hqc1_split_plan_cost_decomposition() {
         let v = serde_json::to_value(p).expect("json");
         assert_eq!(v["kind"], "karatsuba2");
         assert_eq!(v["split"]["k"], s.k);
-        // The board cannot build it.
-        let why = search::measure::not_buildable(p, 32).expect("not buildable");
-        assert!(why.contains("split-operand driver"), "{why}");
+        // The board builds it (the firmware's split driver, exported with c = 0 and the split)
+        assert_eq!(search::measure::not_buildable(p, 32), None);
+        assert_eq!(search::measure::export_c(p), 0);
+        assert_eq!(
+            search::measure::export_split(p),
+            Some(fafft_config::rules::Split {
+                k: 16160,
+                residual_words: 48
+            })
+        );
+        // ... but not with a split the rule refuses (named in the reason)
+        let mut bad = p.clone();
+        if let Some(s) = bad.split.as_mut() {
+            s.k = 16161;
+            s.residual_bits = n - 16161;
+        }
+        let why = search::measure::not_buildable(&bad, 32).expect("invalid split");
+        assert!(why.contains("not a multiple of 32"), "{why}");
+        let mut bad = p.clone();
+        if let Some(s) = bad.split.as_mut() {
+            s.residual_words = 40;
+        }
+        let why = search::measure::not_buildable(&bad, 32).expect("short residual");
+        assert!(why.contains("shorter than n - k"), "{why}");
         // The text output says where it ranks.
         let text = search::crt_plan::render_text(&r);
         assert!(text.contains(&format!("at rank {} of {}", p.rank, r.plans.len())));

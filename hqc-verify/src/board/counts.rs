@@ -107,7 +107,29 @@ pub(crate) fn product_counts(p: &Paths, timeout: u64, ck: &mut Checks, counts: &
 /// The stages of one product from the last occurrence of each label, with `get(label)` the
 /// figure (instructions or cycles) of a label (0 when absent): the one definition of what each
 /// stage sums.
-fn figures(total: u64, get: impl Fn(&str) -> u64) -> StageFigures {
+///
+/// A split export (docs/fafft.md §9.11, `split_product` in fafft.c, recognised by its region
+/// `forward(f0)`) has four forward transforms, two pointwise products and two inverses, all of
+/// the same sizes; its residue product is the residual `f1*g1`, its reconstruction the
+/// additions (the operand sums and the combination).
+fn figures(total: u64, split: bool, get: impl Fn(&str) -> u64) -> StageFigures {
+    if split {
+        return StageFigures {
+            instrumented_total: total,
+            forward: get("forward(f0)")
+                + get("forward(g0)")
+                + get("forward(f0+f1)")
+                + get("forward(g0+g1)"),
+            pointwise: get("pointwise(P0)") + get("pointwise(P1)"),
+            inverse: get("inverse(P0)") + get("inverse(P1)"),
+            residue_product: get("residual f1*g1"),
+            reconstruction: get("split: f0+f1, g0+g1") + get("split: combination"),
+            fold: get("fold mod x^n-1"),
+            butterflies: 4 * get("fwd.btfy") + 2 * get("inv.btfy"),
+            basis_cvt: 4 * get("fwd.basis_cvt") + 2 * get("inv.basis_cvt"),
+            encode_decode: 4 * get("fwd.encode") + 2 * get("inv.decode"),
+        };
+    }
     StageFigures {
         instrumented_total: total,
         forward: get("forward(f)") + get("forward(g)"),
@@ -122,6 +144,9 @@ fn figures(total: u64, get: impl Fn(&str) -> u64) -> StageFigures {
     }
 }
 
+/// The region that marks a split product's stages ([`figures`]).
+pub(crate) const SPLIT_MARKER: &str = "forward(f0)";
+
 /// Stage totals from the regions of `bench_stages.elf` (last occurrence of each label).
 pub(crate) fn stages_of(regions: &[CountedRegion]) -> Option<Stages> {
     let mut last: Vec<&CountedRegion> = Vec::new();
@@ -133,10 +158,13 @@ pub(crate) fn stages_of(regions: &[CountedRegion]) -> Option<Stages> {
     }
     let find = |l: &str| last.iter().find(|e| e.label == l);
     let outer = last.iter().find(|e| e.label.starts_with("hqc_ring_mul"))?;
-    let instructions = figures(outer.instructions, |l| {
+    let split = find(SPLIT_MARKER).is_some();
+    let instructions = figures(outer.instructions, split, |l| {
         find(l).map(|e| e.instructions).unwrap_or(0)
     });
-    let cycles = figures(outer.cycles, |l| find(l).map(|e| e.cycles).unwrap_or(0));
+    let cycles = figures(outer.cycles, split, |l| {
+        find(l).map(|e| e.cycles).unwrap_or(0)
+    });
     let share = |x: u64| round4(x as f64 / instructions.instrumented_total.max(1) as f64);
     Some(Stages {
         reconstruction_share: share(instructions.reconstruction),
@@ -236,6 +264,39 @@ mod tests {
         assert_eq!(s.regions.len(), 11);
         assert_eq!(s.region_cycles.len(), s.regions.len());
         assert_eq!(s.region_cycles[0], ("fwd.btfy".to_string(), 19));
+    }
+
+    #[test]
+    fn split_stages_are_summed() {
+        let r: Vec<CountedRegion> = [
+            ("split: f0+f1, g0+g1", 2),
+            ("fwd.btfy", 5),
+            ("forward(f0)", 10),
+            ("forward(g0)", 11),
+            ("pointwise(P0)", 3),
+            ("inv.btfy", 7),
+            ("inverse(P0)", 9),
+            ("forward(f0+f1)", 12),
+            ("forward(g0+g1)", 13),
+            ("pointwise(P1)", 4),
+            ("inverse(P1)", 8),
+            ("residual f1*g1", 20),
+            ("split: combination", 6),
+            ("fold mod x^n-1", 1),
+            ("hqc_ring_mul (product + fold)", 120),
+        ]
+        .iter()
+        .map(|(a, b)| region(a, *b))
+        .collect();
+        let s = stages_of(&r).expect("stages");
+        let i = &s.instructions;
+        assert_eq!(i.forward, 10 + 11 + 12 + 13);
+        assert_eq!(i.pointwise, 7);
+        assert_eq!(i.inverse, 17);
+        assert_eq!(i.residue_product, 20);
+        assert_eq!(i.reconstruction, 8);
+        assert_eq!(i.butterflies, 4 * 5 + 2 * 7);
+        assert_eq!(i.fold, 1);
     }
 
     #[test]

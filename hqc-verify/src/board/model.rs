@@ -44,6 +44,64 @@ fn row(name: &str, comp: &Component, measured: Option<(u64, u64)>) -> ModelRow {
     }
 }
 
+/// The additions of the 2-Karatsuba split (the planner's v1 count, `search::crt_plan::
+/// split_addition_ops`, both operands transformed): `f0 + f1`, `g0 + g1` (r1 XORs and K − r1
+/// copies each), `S = P0 + P1` (2K XORs), `S + P2` (2·r1), `h = P0 + x^k·(S + P2) + x^{2k}·P2`
+/// (2K copies, 2K + 2·r1 XORs), K = k/32, r1 = ⌈(n − k)/32⌉.
+fn split_additions(n: u64, k: u64) -> OpCount {
+    let kw = k / 32;
+    let r1 = n.saturating_sub(k).div_ceil(32);
+    let copy = |w: u64| OpCount {
+        load: w,
+        store: w,
+        ..Default::default()
+    };
+    (OpCount::vxor(r1) + copy(kw.saturating_sub(r1))) * 2
+        + OpCount::vxor(2 * kw)
+        + OpCount::vxor(2 * r1)
+        + copy(2 * kw)
+        + OpCount::vxor(2 * kw + 2 * r1)
+}
+
+/// The model of a split export (docs/fafft.md §9.11): four forward transforms of k-bit inputs,
+/// two pointwise products and two inverses of size N, the residual as the firmware's
+/// `kara_full` on w words (Karatsuba halvings down to a base of 1–3 words or an odd size) with
+/// the swap32 conversions, and the additions.
+fn split_breakdown(
+    tc: &fafft_config::cost::TransformConsts,
+    n: u64,
+    s: &fafft_config::rules::Split,
+    table: &CostTable,
+) -> Result<
+    (
+        fafft_config::cost::Breakdown,
+        fafft_config::cost::ResidueMethod,
+    ),
+    BoardError,
+> {
+    let w = s.residual_words;
+    let (mut base, mut levels) = (w, 0u32);
+    while base > 3 && base % 2 == 0 {
+        base /= 2;
+        levels += 1;
+    }
+    let method = fafft_config::cost::ResidueMethod {
+        base_words: base as u32,
+        karatsuba: levels,
+        toom3: 0,
+    };
+    let (full, _) = method.full_cost();
+    let fwd = fafft_config::cost::forward_ops(tc, true) * 4;
+    let pw = fafft_config::cost::pointwise_ops(tc.m, tc.l).map_err(model_err)? * 2;
+    let inv = fafft_config::cost::inverse_ops(tc) * 2;
+    let res = fafft_config::cost::SWAP32 * (4 * w) + full;
+    let add = split_additions(n, s.k);
+    Ok((
+        fafft_config::cost::Breakdown::new(fwd, pw, inv, res, add, table),
+        method,
+    ))
+}
+
 /// The cost model of this configuration beside the counts.
 pub(crate) fn model_comparison(
     cfg: &Config,
@@ -53,6 +111,57 @@ pub(crate) fn model_comparison(
     let c = cfg.info.c;
     let table = CostTable::default();
     let tc = d.tp.consts();
+    if let Some(s) = &cfg.verified.params.split {
+        let (b, method) = split_breakdown(&tc, cfg.info.n, s, &table)?;
+        let st = counts.stages.as_ref();
+        let both = |f: fn(&StageFigures) -> u64| st.map(|s| (f(&s.instructions), f(&s.cycles)));
+        let total = Component {
+            ops: b.forward.ops
+                + b.pointwise.ops
+                + b.inverse.ops
+                + b.residue.ops
+                + b.reconstruction.ops,
+            cycles: b.total_cycles,
+        };
+        let product_counted = match (counts.ring_product, counts.ring_product_cycles, st) {
+            (Some(p), Some(pc), Some(s)) => Some((
+                p.saturating_sub(s.instructions.fold),
+                pc.saturating_sub(s.cycles.fold),
+            )),
+            _ => None,
+        };
+        let rows = vec![
+            row(
+                "forward (four transforms, k-bit inputs)",
+                &b.forward,
+                both(|s| s.forward),
+            ),
+            row("pointwise (two)", &b.pointwise, both(|s| s.pointwise)),
+            row("inverse (two)", &b.inverse, both(|s| s.inverse)),
+            row(
+                "residual product f1·g1",
+                &b.residue,
+                both(|s| s.residue_product),
+            ),
+            row(
+                "split additions",
+                &b.reconstruction,
+                both(|s| s.reconstruction),
+            ),
+            row(
+                "product without the fold (ring product − fold)",
+                &total,
+                product_counted,
+            ),
+        ];
+        return Ok(ModelComparison {
+            cost_model_version: COST_MODEL_VERSION.into(),
+            cost_table: table.name.clone(),
+            residue_method: Some(method.label()),
+            truncated_encode: true,
+            rows,
+        });
+    }
     let residue = if c > 0 {
         Some(ResiduePart {
             method: cheapest_residue_method(c, &table).map_err(model_err)?,

@@ -104,6 +104,7 @@ pub fn load(path: &Path, want: Option<Level>) -> Result<Config, BoardError> {
         l: p.l,
         big_n: p.big_n,
         c: p.c,
+        split: p.split,
         n: p.n,
         beta: format!("{:#010x}", p.beta.0),
         chain: p.chain.kind.clone(),

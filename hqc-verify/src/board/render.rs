@@ -40,6 +40,13 @@ pub fn render_text(r: &BoardReport) -> String {
         p.verified_files.len(),
         p.config_id.get(..16).unwrap_or(&p.config_id)
     );
+    if let Some(sp) = &p.split {
+        let _ = writeln!(
+            s,
+            "  2-Karatsuba split (docs/fafft.md §9.11): k = {}, residual {} words",
+            sp.k, sp.residual_words
+        );
+    }
     let _ = writeln!(s, "  params: {}", p.file);
     let _ = writeln!(
         s,
@@ -149,15 +156,51 @@ pub fn render_text(r: &BoardReport) -> String {
         let (i, c) = (&st.instructions, &st.cycles);
         let tot = Some((i.instrumented_total, c.instrumented_total));
         type Pick = fn(&super::report::StageFigures) -> u64;
+        let split = r.params.split.is_some();
         let rows: [(&str, Pick); 10] = [
             ("  instrumented product (nested markers)", |x| {
                 x.instrumented_total
             }),
-            ("    forward (2×)", |x| x.forward),
-            ("    pointwise", |x| x.pointwise),
-            ("    inverse", |x| x.inverse),
-            ("    residue product", |x| x.residue_product),
-            ("    reconstruction", |x| x.reconstruction),
+            (
+                if split {
+                    "    forward (4×, k-bit inputs)"
+                } else {
+                    "    forward (2×)"
+                },
+                |x| x.forward,
+            ),
+            (
+                if split {
+                    "    pointwise (2×)"
+                } else {
+                    "    pointwise"
+                },
+                |x| x.pointwise,
+            ),
+            (
+                if split {
+                    "    inverse (2×)"
+                } else {
+                    "    inverse"
+                },
+                |x| x.inverse,
+            ),
+            (
+                if split {
+                    "    residual product f1·g1"
+                } else {
+                    "    residue product"
+                },
+                |x| x.residue_product,
+            ),
+            (
+                if split {
+                    "    split additions"
+                } else {
+                    "    reconstruction"
+                },
+                |x| x.reconstruction,
+            ),
             ("    fold", |x| x.fold),
             ("      of which butterflies", |x| x.butterflies),
             ("      of which basis conversion", |x| x.basis_cvt),

@@ -37,16 +37,18 @@ impl RoutineCount {
     pub fn of(d: &fafft_config::derive::Derived) -> (Vec<RoutineCount>, RoutineCount) {
         use fafft_config::routines::Matrix;
         let ng = (1u64 << d.cfg.l) / 32;
+        // transforms per product: 2 forwards and 1 inverse, twice that with a split export
+        let per = if d.cfg.split.is_some() { 2 } else { 1 };
         let v: Vec<RoutineCount> = d
             .routines
             .iter()
             .map(|r| {
                 let st = r.stats();
                 let calls = match r.matrix {
-                    Matrix::Gamma(j) if j <= d.cfg.l => 3 * ng / 2,
+                    Matrix::Gamma(j) if j <= d.cfg.l => per * 3 * ng / 2,
                     Matrix::Gamma(_) => 0,
-                    Matrix::Encode => 2 * ng,
-                    Matrix::Decode => ng,
+                    Matrix::Encode => per * 2 * ng,
+                    Matrix::Decode => per * ng,
                 };
                 RoutineCount {
                     name: r.routine.name.clone(),
@@ -166,6 +168,9 @@ pub struct ParamsInfo {
     pub big_n: u64,
     /// Residue size c.
     pub c: u64,
+    /// The 2-Karatsuba split of a split export (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<fafft_config::rules::Split>,
     /// HQC n.
     pub n: u64,
     /// β (tower hex).

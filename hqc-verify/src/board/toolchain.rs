@@ -69,6 +69,9 @@ impl Paths {
             .build_dir
             .clone()
             .unwrap_or_else(|| repo.join("build").join("board-run"));
+        // absolute: make runs in the firmware folder, where a relative --build-dir would name
+        // a different folder (the generated headers were then not found)
+        let base = std::path::absolute(&base).map_err(|e| BoardError::io("resolve", &base, e))?;
         let fw_build = base.join(&tag);
         let logs = fw_build.join("logs");
         std::fs::create_dir_all(&logs).map_err(|e| BoardError::io("create", &logs, e))?;

@@ -21,7 +21,27 @@
 #define FAFFT_LBITS (FAFFT_L + 5)              /* log2 N */
 #define HQC_WORDS ((HQC_N + 31u) / 32u)
 #define CRT_WORDS (CRT_C / 32u)
+#ifdef SPLIT_K
+/* The 2-Karatsuba split (docs/fafft.md sec. 9.11): an export with SPLIT_K (bits, the split
+   point k) and SPLIT_RW (words of the residual product f1*g1, f1, g1 zero-padded to it) in
+   fafft_params.h and no residue ring. Valid: k a multiple of 32, n - k <= k, 2k <= N and
+   32*SPLIT_RW >= n - k (search::crt_plan::split_k_range, fafft_config::spec::SplitSpec). */
+#if CRT_C
+#error "a split export has no residue ring (CRT_C must be 0)"
+#endif
+#if SPLIT_K % 32 || HQC_N - SPLIT_K > SPLIT_K || 2 * SPLIT_K > FAFFT_N || 32 * SPLIT_RW < HQC_N - SPLIT_K
+#error "invalid split: need SPLIT_K % 32 == 0, HQC_N - SPLIT_K <= SPLIT_K, 2 SPLIT_K <= FAFFT_N, 32 SPLIT_RW >= HQC_N - SPLIT_K"
+#endif
+#define SPLIT_KW (SPLIT_K / 32u)
+#define SPLIT_KW_MIN ((HQC_N + 63u) / 64u)          /* smallest valid k, in words */
+#define SPLIT_KW_MAX (FAFFT_WORDS / 2u)             /* largest valid k, in words */
+#define SPLIT_RW_EDGE (HQC_WORDS - SPLIT_KW_MIN)    /* the exact residual at the smallest k */
+#define SPLIT_RW_MAX (SPLIT_RW > SPLIT_RW_EDGE ? SPLIT_RW : SPLIT_RW_EDGE)
+/* h = P0 + x^k (S + P2) + x^2k P2: 2 HQC_WORDS words (and the inverse writes N bits of P0) */
+#define PROD_WORDS (2u * HQC_WORDS > FAFFT_WORDS ? 2u * HQC_WORDS : FAFFT_WORDS)
+#else
 #define PROD_WORDS ((FAFFT_N + CRT_C) / 32u)    /* words of cM + M u (N + c bits) */
+#endif
 
 #if FAFFT_L < 5
 #error "the bitsliced layout needs l >= 5"
@@ -75,6 +95,12 @@ void crt_times_il(uint32_t *u, const uint32_t *t);
 void crt_solve_u(uint32_t *u, const uint32_t *t);
 /* Q = P^{-1} mod x^32, P = 1 + sum_{0<e<32, e in M} x^e (the constant crt_solve_u applies) */
 uint32_t crt_sinv_q(void);
+#ifdef SPLIT_K
+/* h (PROD_WORDS words) = f*g by the 2-Karatsuba split at k = 32 kw with a residual of rw words
+   (crt_product uses kw = SPLIT_KW, rw = SPLIT_RW; tests try the edge k). 0, or -1 (h untouched)
+   when kw is outside SPLIT_KW_MIN..SPLIT_KW_MAX or rw outside HQC_WORDS - kw..SPLIT_RW_MAX. */
+int split_product(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned kw, unsigned rw);
+#endif
 /* r = h mod (x^n - 1), h: 2n-1 bits */
 void hqc_fold(uint32_t *r, const uint32_t *h);
 /* r = f*g mod (x^n - 1) */

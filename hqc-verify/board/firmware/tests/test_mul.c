@@ -182,6 +182,44 @@ int main(void)
     }
 #endif
 
+#ifdef SPLIT_K
+    /* the 2-Karatsuba split at the edge k (smallest and largest valid split point, each with
+       the exact residual size) and at the export's k against the schoolbook product; an
+       invalid k or residual is refused */
+    {
+        static const unsigned kws[3] = {SPLIT_KW_MIN, SPLIT_KW_MAX, SPLIT_KW};
+        static const unsigned rws[3] = {HQC_WORDS - SPLIT_KW_MIN, HQC_WORDS - SPLIT_KW_MAX, SPLIT_RW};
+        int ok = 1;
+        for (unsigned q = 0; q < 3; q++) {
+            for (int rep = 0; rep < 2; rep++) {
+                if (rep) {
+                    for (unsigned i = 0; i < HQC_WORDS; i++) f[i] = g[i] = ~0u;
+                    if (HQC_N % 32) f[HQC_WORDS - 1] = g[HQC_WORDS - 1] = (1u << (HQC_N % 32)) - 1;
+                } else {
+                    random_poly(f);
+                    random_poly(g);
+                }
+                school(ref, f, g, HQC_WORDS);
+                memset(h, 0xa5, sizeof h);
+                int rc = split_product(h, f, g, kws[q], rws[q]);
+                int this_ok = rc == 0 && memcmp(h, ref, (2 * HQC_WORDS) * sizeof(uint32_t)) == 0;
+                for (unsigned i = 2 * HQC_WORDS; i < PROD_WORDS; i++) this_ok &= h[i] == 0;
+                if (!this_ok) {
+                    plat_puts("  split product wrong at k = "); put_u32(32 * kws[q]);
+                    plat_puts(", residual words "); put_u32(rws[q]); put_line("");
+                }
+                ok &= this_ok;
+            }
+        }
+        check(ok, "split product = schoolbook at k_min, k_max and the export's k");
+        int refused = split_product(h, f, g, SPLIT_KW_MIN - 1, SPLIT_RW_MAX) == -1 &&
+                      split_product(h, f, g, SPLIT_KW_MAX + 1, SPLIT_RW_MAX) == -1 &&
+                      split_product(h, f, g, SPLIT_KW_MAX, HQC_WORDS - SPLIT_KW_MAX - 1) == -1 &&
+                      split_product(h, f, g, SPLIT_KW_MIN, SPLIT_RW_MAX + 1) == -1;
+        check(refused, "split product refuses k outside [k_min, k_max] and too small / large residuals");
+    }
+#endif
+
     /* random products */
 #ifndef MUL_REPS
 #define MUL_REPS 3
