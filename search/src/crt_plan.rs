@@ -624,24 +624,28 @@ pub fn split_k_range(n: u64, big_n: u64) -> Option<std::ops::RangeInclusive<u64>
     (lo <= hi && hi < n).then_some(lo..=hi)
 }
 
-/// The word operations of the 2-Karatsuba additions (v1 counts; docs/cost-model.md §4): per
-/// operand that is not cached, `f0 + f1` (r1 XORs, K − r1 copies); `S = P0 + P1` (2K XORs);
-/// `S + P2` (2·r1 XORs); `h = P0 + x^k·(S + P2) + x^{2k}·P2` (2K copies, 2K + 2·r1 XORs), with
-/// `K = k/32` and `r1 = ⌈(n − k)/32⌉` words. The fold modulo x^n − 1 is not counted (as for
-/// every plan kind).
-pub fn split_addition_ops(n: u64, k: u64, sums: u64) -> OpCount {
+/// The word operations of the 2-Karatsuba additions (v1 counts; docs/cost-model.md §4), as the
+/// firmware's split driver does them (docs/fafft.md §9.11): per operand that is not cached,
+/// `f0 + f1` (r1 XORs, K − r1 copies); `T = P0 + P1 + P2` on the `w = ⌈n/32⌉` words where it can
+/// be nonzero (w + 2·r1 XORs; P0 stays where the first inverse wrote it, in h); the words of h
+/// above N/32 cleared (`max(2w, N/32) − N/32` stores); `h += x^k·T + x^{2k}·P2` (w + 2·r1
+/// XORs), with `K = k/32` and `r1 = ⌈(n − k)/32⌉` words. The fold modulo x^n − 1 is not counted
+/// (as for every plan kind).
+pub fn split_addition_ops(n: u64, k: u64, big_n: u64, sums: u64) -> OpCount {
     let kw = k / 32;
     let r1 = (n - k).div_ceil(32);
-    let copy = |w: u64| OpCount {
-        load: w,
-        store: w,
+    let w = n.div_ceil(32);
+    let nw = big_n / 32;
+    let copy = |x: u64| OpCount {
+        load: x,
+        store: x,
         ..Default::default()
     };
-    (OpCount::vxor(r1) + copy(kw - r1)) * sums
-        + OpCount::vxor(2 * kw)
-        + OpCount::vxor(2 * r1)
-        + copy(2 * kw)
-        + OpCount::vxor(2 * kw + 2 * r1)
+    let clear = OpCount {
+        store: (2 * w).max(nw) - nw,
+        ..Default::default()
+    };
+    (OpCount::vxor(r1) + copy(kw - r1)) * sums + OpCount::vxor(2 * (w + 2 * r1)) + clear
 }
 
 /// A ranked plan.
@@ -1085,7 +1089,7 @@ impl Ctx<'_> {
         let inv = cost::inverse_ops(&tc) * 2;
         // swap32 of f1 and g1, inverse swap32 of the 2w-word product, the full product.
         let res = cost::SWAP32 * (4 * w) + full;
-        let add = split_addition_ops(self.n, k, fc);
+        let add = split_addition_ops(self.n, k, t.n_bits, fc);
         let cost_v1 = Breakdown::new(fwd, pw, inv, res, add, &self.cfg.table);
         // Calibrated: the forward transforms of k-bit operands (top = k/32 words), two
         // pointwise products and two inverses of size N, the residual as the firmware's

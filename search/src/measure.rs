@@ -1169,6 +1169,28 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                     )
                 })?;
             for p in plans {
+                // A 2-Karatsuba row is not a table row: the table's model of a row is that of
+                // one FAFFT (+ x^c) configuration, and a row records no split (results/karatsuba2
+                // holds the split's modelled-against-measured figures).
+                let kind = p
+                    .get("rank")
+                    .and_then(|r| r.as_u64())
+                    .and_then(|r| {
+                        get(&v, &["plans"])?
+                            .as_array()?
+                            .get(r.checked_sub(1)? as usize)
+                    })
+                    .and_then(|q| q.get("kind"))
+                    .and_then(|k| k.as_str());
+                if kind == Some("karatsuba2") {
+                    eprintln!(
+                        "calibrate: {}: plan {} ({}) left out: a 2-Karatsuba split is not a table row",
+                        file.display(),
+                        p.get("rank").and_then(|r| r.as_u64()).unwrap_or(0),
+                        p.get("label").and_then(|l| l.as_str()).unwrap_or("?")
+                    );
+                    continue;
+                }
                 if let Some(m) = p.get("measured").filter(|m| !m.is_null()) {
                     let mut row: TableRow = serde_json::from_value(m.clone()).map_err(|e| {
                         anyhow::anyhow!("{}: bad measured row: {e}", file.display())
