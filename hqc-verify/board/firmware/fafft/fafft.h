@@ -24,17 +24,18 @@
 #ifdef SPLIT_K
 /* The 2-Karatsuba split (docs/fafft.md sec. 9.11): an export with SPLIT_K (bits, the split
    point k) and SPLIT_RW (words of the residual product f1*g1, f1, g1 zero-padded to it) in
-   fafft_params.h and no residue ring. Valid: k a multiple of 32, n - k <= k, 2k <= N and
-   32*SPLIT_RW >= n - k (search::crt_plan::split_k_range, fafft_config::spec::SplitSpec). */
+   fafft_params.h and no residue ring. Valid: k a multiple of 32, k < n, n - k <= k, 2k <= N and
+   n - k <= 32*SPLIT_RW <= N (fafft_config::rules::check_split, search::crt_plan::split_k_range). */
 #if CRT_C
 #error "a split export has no residue ring (CRT_C must be 0)"
 #endif
-#if SPLIT_K % 32 || HQC_N - SPLIT_K > SPLIT_K || 2 * SPLIT_K > FAFFT_N || 32 * SPLIT_RW < HQC_N - SPLIT_K
-#error "invalid split: need SPLIT_K % 32 == 0, HQC_N - SPLIT_K <= SPLIT_K, 2 SPLIT_K <= FAFFT_N, 32 SPLIT_RW >= HQC_N - SPLIT_K"
+#if SPLIT_K % 32 || SPLIT_K >= HQC_N || HQC_N - SPLIT_K > SPLIT_K || 2 * SPLIT_K > FAFFT_N || 32 * SPLIT_RW < HQC_N - SPLIT_K || 32 * SPLIT_RW > FAFFT_N
+#error "invalid split: need SPLIT_K % 32 == 0, SPLIT_K < HQC_N, HQC_N - SPLIT_K <= SPLIT_K, 2 SPLIT_K <= FAFFT_N, HQC_N - SPLIT_K <= 32 SPLIT_RW <= FAFFT_N"
 #endif
 #define SPLIT_KW (SPLIT_K / 32u)
 #define SPLIT_KW_MIN ((HQC_N + 63u) / 64u)          /* smallest valid k, in words */
-#define SPLIT_KW_MAX (FAFFT_WORDS / 2u)             /* largest valid k, in words */
+/* largest valid k, in words: 2k <= N and k < n (then r1 = HQC_WORDS - kw >= 1) */
+#define SPLIT_KW_MAX (FAFFT_WORDS / 2u < HQC_WORDS - 1u ? FAFFT_WORDS / 2u : HQC_WORDS - 1u)
 #define SPLIT_RW_EDGE (HQC_WORDS - SPLIT_KW_MIN)    /* the exact residual at the smallest k */
 #define SPLIT_RW_MAX (SPLIT_RW > SPLIT_RW_EDGE ? SPLIT_RW : SPLIT_RW_EDGE)
 /* h = P0 + x^k (S + P2) + x^2k P2: 2 HQC_WORDS words (and the inverse writes N bits of P0) */
