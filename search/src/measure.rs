@@ -32,9 +32,16 @@ pub const COMMITTED_TABLE: &str = include_str!("../../results/model/measured.jso
 /// `hqc-verify/board/firmware/fafft/fafft.h`).
 pub const FIRMWARE_L: std::ops::RangeInclusive<u32> = 5..=13;
 
-/// Words of the firmware's Karatsuba scratch (`kscratch[8 * KARA_MAX]`, `KARA_MAX = 192`, in
+/// Least words of the firmware's Karatsuba scratch (`8 * KARA_MAX`, `KARA_MAX = 192`, in
 /// `hqc-verify/board/firmware/fafft/fafft.c`).
 pub const KARA_SCRATCH_WORDS: u64 = 8 * 192;
+
+/// Words of the firmware's Karatsuba scratch for a residue ring of `c_words` words
+/// (`KSCRATCH_WORDS` in `hqc-verify/board/firmware/fafft/fafft.c`: at least
+/// [`KARA_SCRATCH_WORDS`], and 4 words per residue word, which bounds [`kara_scratch`]).
+pub fn kara_scratch_words(c_words: u64) -> u64 {
+    KARA_SCRATCH_WORDS.max(4 * c_words)
+}
 
 /// Errors of the measurement.
 #[derive(Debug, Error)]
@@ -593,9 +600,10 @@ pub fn not_buildable(p: &Plan, m: u32) -> Option<String> {
     // (a karatsuba2 plan's c is its residual size; the firmware sizes that scratch itself)
     if p.c > 0 && p.kind != PlanKind::Karatsuba2 {
         let need = kara_scratch(p.c / 32);
-        if need > KARA_SCRATCH_WORDS {
+        let have = kara_scratch_words(p.c / 32);
+        if need > have {
             return Some(format!(
-                "c = {}: the firmware's Karatsuba needs {need} scratch words for {} words, it has {KARA_SCRATCH_WORDS} (kscratch in hqc-verify/board/firmware/fafft/fafft.c)",
+                "c = {}: the firmware's Karatsuba needs {need} scratch words for {} words, it has {have} (kscratch in hqc-verify/board/firmware/fafft/fafft.c)",
                 p.c,
                 p.c / 32
             ));
@@ -1169,40 +1177,47 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                     )
                 })?;
             for p in plans {
-                // A 2-Karatsuba row is not a table row: the table's model of a row is that of
-                // one FAFFT (+ x^c) configuration, and a row records no split (results/karatsuba2
-                // holds the split's modelled-against-measured figures).
-                let kind = p
-                    .get("rank")
-                    .and_then(|r| r.as_u64())
-                    .and_then(|r| {
-                        get(&v, &["plans"])?
-                            .as_array()?
-                            .get(r.checked_sub(1)? as usize)
+                let Some(m) = p.get("measured").filter(|m| !m.is_null()) else {
+                    continue;
+                };
+                // Only single-FAFFT (+ x^c) plans are table rows: the table's model of a row is
+                // that of one FAFFT configuration, and a row records no split and no second
+                // modulus (results/karatsuba2 holds the split's modelled-against-measured
+                // figures). The plan is found by its `rank` field, not by its position.
+                let rank = p.get("rank").and_then(|r| r.as_u64()).ok_or_else(|| {
+                    anyhow::anyhow!("{}: a measured plan without a `rank`", file.display())
+                })?;
+                let kind = get(&v, &["plans"])
+                    .and_then(|q| q.as_array())
+                    .and_then(|q| {
+                        q.iter()
+                            .find(|x| x.get("rank").and_then(|r| r.as_u64()) == Some(rank))
                     })
                     .and_then(|q| q.get("kind"))
-                    .and_then(|k| k.as_str());
-                if kind == Some("karatsuba2") {
+                    .and_then(|k| k.as_str())
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{}: measured plan {rank} is not among `plans` (or has no `kind`)",
+                            file.display()
+                        )
+                    })?;
+                if kind != "single" && kind != "residue" {
                     eprintln!(
-                        "calibrate: {}: plan {} ({}) left out: a 2-Karatsuba split is not a table row",
+                        "calibrate: {}: plan {rank} ({}) left out: a {kind} plan is not a table row",
                         file.display(),
-                        p.get("rank").and_then(|r| r.as_u64()).unwrap_or(0),
                         p.get("label").and_then(|l| l.as_str()).unwrap_or("?")
                     );
                     continue;
                 }
-                if let Some(m) = p.get("measured").filter(|m| !m.is_null()) {
-                    let mut row: TableRow = serde_json::from_value(m.clone()).map_err(|e| {
-                        anyhow::anyhow!("{}: bad measured row: {e}", file.display())
-                    })?;
-                    if !row.name.starts_with("crt-") {
-                        row.name = format!("crt-{}-{}", row.n, row.name);
-                    }
-                    if a.fit_crt_rows {
-                        row.fitted = true;
-                    }
-                    rows.push(row);
+                let mut row: TableRow = serde_json::from_value(m.clone())
+                    .map_err(|e| anyhow::anyhow!("{}: bad measured row: {e}", file.display()))?;
+                if !row.name.starts_with("crt-") {
+                    row.name = format!("crt-{}-{}", row.n, row.name);
                 }
+                if a.fit_crt_rows {
+                    row.fitted = true;
+                }
+                rows.push(row);
             }
         }
         for spec in &a.board {

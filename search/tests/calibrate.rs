@@ -99,3 +99,56 @@ fn committed_coefficients_are_the_fit_of_the_committed_table() {
         );
     }
 }
+
+/// `search calibrate --crt` finds a measured plan's kind by the plan's `rank` field, not by its
+/// position in `plans`: with the plans of a committed `--measure` report listed in reverse
+/// order, the 2-Karatsuba row is still the one left out and the single-FAFFT row still kept.
+#[test]
+fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("results/karatsuba2/crt-57637.json"))
+        .expect("committed report");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["plans"].as_array_mut().expect("plans").reverse();
+    let dir = std::env::temp_dir().join(format!("calibrate-rank-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let file = dir.join("crt.json");
+    std::fs::write(&file, serde_json::to_string(&v).expect("json")).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
+        .args(["calibrate", "--json", "--crt"])
+        .arg(&file)
+        .output()
+        .expect("run search");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("plan 3 (2^16 2-Karatsuba k=28832) left out: a karatsuba2 plan"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("left out").count(), 1, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("calibrate json");
+    let text = report.to_string();
+    assert!(
+        text.contains("crt-57637-"),
+        "the single-FAFFT row is kept: {text}"
+    );
+    // A measured plan whose rank is not among `plans` is an error naming it.
+    v["plans"]
+        .as_array_mut()
+        .expect("plans")
+        .retain(|p| p["rank"] != 1);
+    std::fs::write(&file, serde_json::to_string(&v).expect("json")).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
+        .args(["calibrate", "--json", "--crt"])
+        .arg(&file)
+        .output()
+        .expect("run search");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("measured plan 1 is not among `plans`"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
