@@ -630,7 +630,9 @@ pub fn split_k_range(n: u64, big_n: u64) -> Option<std::ops::RangeInclusive<u64>
 /// be nonzero (w + 2·r1 XORs; P0 stays where the first inverse wrote it, in h); the words of h
 /// above N/32 cleared (`max(2w, N/32) − N/32` stores); `h += x^k·T + x^{2k}·P2` (w + 2·r1
 /// XORs), with `K = k/32` and `r1 = ⌈(n − k)/32⌉` words. The fold modulo x^n − 1 is not counted
-/// (as for every plan kind).
+/// (as for every plan kind), nor are the driver's copies of f1, g1 into the residual's operand
+/// buffers and their zero padding (2·r1 copies, 2·(w_r − r1) stores for a residual of w_r words):
+/// the board counts them in the residual stage, not in the additions (docs/cost-model.md §4).
 pub fn split_addition_ops(n: u64, k: u64, big_n: u64, sums: u64) -> OpCount {
     let kw = k / 32;
     let r1 = (n - k).div_ceil(32);

@@ -456,7 +456,7 @@ fn the_fit_check_fails_on_a_wrong_measurement() {
 
 #[test]
 fn measure_refuses_plans_the_firmware_cannot_build() {
-    use search::measure::{kara_scratch, not_buildable, KARA_SCRATCH_WORDS};
+    use search::measure::{kara_scratch, kara_scratch_words, not_buildable, KARA_SCRATCH_WORDS};
     let cache = ScanCache::new();
     let cfg = cfg_with(32, &[(11, ARTIFACT_BETA), (8, 0x0093_b187)]);
     let r = plan(35_851, &cfg, &cache).expect("plan");
@@ -484,9 +484,13 @@ fn measure_refuses_plans_the_firmware_cannot_build() {
         not_buildable(k2, 16).map(|w| w.contains("m = 16")),
         Some(true)
     );
-    // c = 55296 (1728 words) overflows the firmware's Karatsuba scratch; 8192 fits.
+    // The firmware sizes its Karatsuba scratch by c: 4 words per residue word bound kara_low's
+    // need at every size (c = 55296, 1728 words, once overflowed the fixed 1536 words).
     assert!(kara_scratch(1728) > KARA_SCRATCH_WORDS);
-    assert!(kara_scratch(256) <= KARA_SCRATCH_WORDS);
+    for n in 1..=4096u64 {
+        assert!(kara_scratch(n) <= 4 * n, "n = {n}: {}", kara_scratch(n));
+        assert!(kara_scratch(n) <= kara_scratch_words(n));
+    }
     // Every ranking carries the calibrated model's version.
     assert_eq!(r.cost_model_version, cost::CALIBRATED_MODEL_VERSION);
 }

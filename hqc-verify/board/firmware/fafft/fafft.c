@@ -1095,11 +1095,15 @@ static inline uint32_t clmul32lo(uint32_t a, uint32_t b)
 }
 
 #define KARA_MAX 192
-/* kara_full on n words needs 2n + 2(n/2) + ... < 4n scratch words; kara_low at most 8n */
-#if defined(SPLIT_K) && 4 * SPLIT_RW_MAX > 8 * KARA_MAX
-#define KSCRATCH_WORDS (4 * SPLIT_RW_MAX)
+/* kara_full on n words needs 2n + 2(n/2) + ... < 4n scratch words, kara_low at most 4n
+   (2n + max(< 2n, <= 2n) when even, 7n/3 + max(< 4n/3, <= 4n/3) in the 3-way split), so
+   4 * CRT_WORDS (resp. 4 * SPLIT_RW_MAX) words always suffice; at least 8 * KARA_MAX words for
+   the tests' products (search::measure::kara_scratch_words mirrors this rule). */
+#define KS_WORDS_MAX2(a, b) ((a) > (b) ? (a) : (b))
+#ifdef SPLIT_K
+#define KSCRATCH_WORDS KS_WORDS_MAX2(8 * KARA_MAX, KS_WORDS_MAX2(4 * CRT_WORDS, 4 * SPLIT_RW_MAX))
 #else
-#define KSCRATCH_WORDS (8 * KARA_MAX)
+#define KSCRATCH_WORDS KS_WORDS_MAX2(8 * KARA_MAX, 4 * CRT_WORDS)
 #endif
 static uint32_t kscratch[KSCRATCH_WORDS];
 
