@@ -641,6 +641,7 @@ fn draw_breakdown<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     bars: &[Bar],
     table: &str,
+    model: &str,
 ) -> Result<(), PlotError> {
     root.fill(&WHITE).map_err(de)?;
     let k = bars.len();
@@ -652,8 +653,7 @@ fn draw_breakdown<DB: DrawingBackend>(
         / 1e6;
     let title = format!(
         "Modelled cost of one n×n product, preferred vs published plans (m = 32, {}, model {})",
-        table,
-        cost::COST_MODEL_VERSION
+        table, model
     );
     let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
     let fmt = move |x: &f64| -> String {
@@ -754,7 +754,8 @@ pub enum Figure<'a> {
     /// Cost against weight.
     Cost(&'a CostData),
     /// Stacked breakdown (bars, table name).
-    Breakdown(&'a [Bar], &'a str),
+    /// Bars, cost table name, model version of the bars' cycles.
+    Breakdown(&'a [Bar], &'a str, &'a str),
 }
 
 fn draw_any<DB: DrawingBackend>(
@@ -764,7 +765,7 @@ fn draw_any<DB: DrawingBackend>(
     match f {
         Figure::Hist(d) => draw_hist(root, d),
         Figure::Cost(d) => draw_cost(root, d),
-        Figure::Breakdown(b, t) => draw_breakdown(root, b, t),
+        Figure::Breakdown(b, t, m) => draw_breakdown(root, b, t, m),
     }
 }
 
@@ -1018,12 +1019,14 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             prepare_outputs(out, None)?;
             let mut bars = Vec::new();
             let mut table_name = CostTable::default().name;
+            let mut model_name = String::new();
             if input.is_empty() {
                 let mut cfg = PlanConfig::new(32);
                 if let Some(p) = cost_table {
                     cfg.table = CostTable::from_json_file(p)?;
                 }
                 table_name = cfg.table.name.clone();
+                model_name = cost::CALIBRATED_MODEL_VERSION.to_string();
                 for pb in crt_plan::PUBLISHED {
                     let r = crt_plan::plan(pb.n, &cfg, &cache)?;
                     bars.extend(bars_from_report(&serde_json::to_value(&r)?)?);
@@ -1042,6 +1045,19 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                     if let Some(t) = v["cost_table"]["name"].as_str() {
                         table_name = t.to_string();
                     }
+                    // The bars are the plans' `cost` fields: cycles of the report's model.
+                    let m = v["cost_model_version"].as_str().unwrap_or("unknown model");
+                    if model_name.is_empty() {
+                        model_name = m.to_string();
+                    } else if model_name != m {
+                        return Err(PlotError::Input {
+                            path: p.display().to_string(),
+                            msg: format!(
+                                "priced by model {m}, the other inputs by {model_name}: one breakdown plot compares one model's costs"
+                            ),
+                        }
+                        .into());
+                    }
                     bars.extend(bars_from_report(&v)?);
                 }
             }
@@ -1049,7 +1065,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                 return Err(PlotError::Empty("no plans in the inputs".into()).into());
             }
             emit_data(&bars, None, *json)?;
-            save(&Figure::Breakdown(&bars, &table_name), out)?;
+            save(&Figure::Breakdown(&bars, &table_name, &model_name), out)?;
         }
     }
     Ok(())

@@ -76,7 +76,10 @@ fn plots_render_to_svg_and_png() {
         let figs: [(&str, Figure); 3] = [
             ("hist", Figure::Hist(&h)),
             ("cost", Figure::Cost(&cd)),
-            ("breakdown", Figure::Breakdown(&bars, "cortex-m4-default")),
+            (
+                "breakdown",
+                Figure::Breakdown(&bars, "cortex-m4-default", "test-model"),
+            ),
         ];
         for (name, fig) in figs {
             let out = dir.join(format!("{name}.{ext}"));
