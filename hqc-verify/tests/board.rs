@@ -348,6 +348,32 @@ fn hqc5_canonical() {
     );
 }
 
+/// A residue ring longer than the operands (c > n: the firmware zero-pads f and g to c bits for
+/// f·g mod x^c; without that it read past them, which the planner's HQC-5 rank-5 plan
+/// 2^16 + x^65536 once showed as a failed CRT product).
+#[test]
+fn hqc1_residue_longer_than_n() {
+    no_kat_dir();
+    let p = export(
+        "hqc1-c18432",
+        17_669,
+        10,
+        18_432,
+        0x0028_b51f,
+        Chain::Default,
+    );
+    let r = run(&args(&p, &[Flavour::V2026_02], 2));
+    assert!(r.passed, "board run failed:\n{}", failures(&r));
+    for name in [
+        "firmware: test_mul: CRT product = schoolbook product",
+        "firmware: test_mul: ring product = schoolbook mod x^n - 1",
+    ] {
+        assert!(check(&r, name).passed, "{name}");
+    }
+    assert_eq!(r.kat.len(), 1);
+    assert_eq!((r.kat[0].passed, r.kat[0].run), (2, 2));
+}
+
 #[test]
 fn hqc1_split() {
     no_kat_dir();

@@ -1363,7 +1363,17 @@ __attribute__((unused)) static void crt_finish(uint32_t *h, const uint32_t *f, c
     static uint32_t cr[CRT_WORDS], cr0[CRT_WORDS], u[CRT_WORDS];
     memset(h + FAFFT_WORDS, 0, (PROD_WORDS - FAFFT_WORDS) * sizeof(uint32_t));
     STAGE_START();
+#if CRT_WORDS > HQC_WORDS
+    /* c > n words: f, g have HQC_WORDS words, zero-padded here to the residue's c/32 */
+    static uint32_t fpad[CRT_WORDS], gpad[CRT_WORDS];
+    memcpy(fpad, f, HQC_WORDS * sizeof(uint32_t));
+    memcpy(gpad, g, HQC_WORDS * sizeof(uint32_t));
+    memset(fpad + HQC_WORDS, 0, (CRT_WORDS - HQC_WORDS) * sizeof(uint32_t));
+    memset(gpad + HQC_WORDS, 0, (CRT_WORDS - HQC_WORDS) * sizeof(uint32_t));
+    clmul_low(cr, fpad, gpad, CRT_WORDS);
+#else
     clmul_low(cr, f, g, CRT_WORDS);
+#endif
     STAGE_STOP("residue f*g mod x^c");
     STAGE_START();
     memcpy(cr0, cr, sizeof cr0);
