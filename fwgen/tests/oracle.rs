@@ -265,6 +265,7 @@ fn two_register_vmovs_keep_the_function_and_never_lengthen() {
             let p = AllocParams {
                 pair_vmovs,
                 pair_memory: pair_vmovs,
+                multiple: pair_vmovs,
                 clean_bonus: [0, 4, 16][case % 3],
                 ..AllocParams::default()
             };
@@ -331,6 +332,7 @@ fn recomputing_spilled_temporaries_keeps_the_function_and_never_lengthens() {
                 recompute,
                 pair_vmovs: false,
                 pair_memory: false,
+                multiple: false,
                 clean_bonus: [0, 4, 16][case % 3],
                 ..AllocParams::default()
             };
@@ -364,4 +366,65 @@ fn recomputing_spilled_temporaries_keeps_the_function_and_never_lengthens() {
         saw_recompute |= stats[1].eor > stats[0].eor;
     }
     assert!(saw_recompute, "no spilled temporary was ever re-computed");
+}
+
+#[test]
+fn multiple_transfers_keep_the_function_and_never_lengthen() {
+    // the same fixed orders allocated with and without the LDM/STM pass (after the VMOV and
+    // LDRD/STRD passes): both compute the matrix on all unit vectors and a random word in the
+    // simulator (which executes writeback and checks every access), the one with the pass is
+    // never longer, and LDM and STM both occur
+    use fwgen::thumb2::alloc::{allocate, AllocParams};
+    use fwgen::thumb2::insn::{render, Stats};
+    let mut rng = SplitMix::new(4242);
+    const CASES: usize = 300;
+    let (mut saw_ldm, mut saw_stm, mut shorter) = (false, false, 0usize);
+    for case in 0..CASES {
+        let n_in = [4, 6, 8, 12, 16][case % 5];
+        let n_ops = 2 + rng.below(4 * n_in);
+        let n_out = 2 + rng.below(n_in);
+        let slp = random_slp(&mut rng, n_in, n_ops, n_out);
+        let order: Vec<usize> = (0..slp.ops.len()).collect();
+        let masks = rows_of(&slp);
+        let n_out = slp.outputs.len();
+        let mut lens = Vec::new();
+        for multiple in [false, true] {
+            let p = AllocParams {
+                multiple,
+                defer_stores: case % 2 == 1,
+                clean_bonus: [0, 4, 16][case % 3],
+                ..AllocParams::default()
+            };
+            let a = allocate(&slp, &order, p).expect("allocate");
+            let st = Stats::of(&a.insns);
+            let asm = render("fw_multi", "test", &a.insns, &st);
+            lens.push(st.total);
+            if multiple {
+                for l in asm.lines().map(str::trim) {
+                    saw_ldm |= l.starts_with("ldmia") || l.starts_with("ldmdb");
+                    saw_stm |= l.starts_with("stmia") || l.starts_with("stmdb");
+                }
+            }
+            let mut inputs: Vec<Vec<u32>> = (0..n_in)
+                .map(|q| (0..n_in).map(|p| u32::from(p == q) * 0xffff_ffff).collect())
+                .collect();
+            inputs.push((0..n_in).map(|_| rng.next_u64() as u32).collect());
+            for input in inputs {
+                let out = sim::run(&asm, "fw_multi", &input, n_out).expect("sim");
+                for i in 0..n_out {
+                    let want = (0..n_in)
+                        .filter(|&q| (masks[i] >> q) & 1 == 1)
+                        .fold(0u32, |acc, q| acc ^ input[q]);
+                    assert_eq!(
+                        out[i], want,
+                        "case {case} multiple {multiple} output {i}\n{asm}"
+                    );
+                }
+            }
+        }
+        assert!(lens[1] <= lens[0], "case {case}: {lens:?}");
+        shorter += usize::from(lens[1] < lens[0]);
+    }
+    eprintln!("LDM/STM shortened {shorter} of {CASES} routines");
+    assert!(saw_ldm && saw_stm, "LDM {saw_ldm}, STM {saw_stm}");
 }

@@ -37,6 +37,9 @@ pub struct AllocParams {
     /// Merge single loads (stores) of adjacent words into LDRD (STRD) afterwards
     /// ([`super::mempairs`]).
     pub pair_memory: bool,
+    /// Merge runs of loads (stores) of three or more consecutive words into LDM (STM)
+    /// afterwards ([`super::multi`]; after the LDRD/STRD pass).
+    pub multiple: bool,
     /// Re-create a spilled temporary `a ^ b` with one EOR when both operands are in registers
     /// (instead of a VMOV back); a spill whose value is then never restored is dropped. Off by
     /// default: the export verifier (`fafft_config::stored`) rejects a routine with more EORs
@@ -53,6 +56,7 @@ impl Default for AllocParams {
             defer_stores: false,
             pair_vmovs: true,
             pair_memory: true,
+            multiple: true,
             recompute: false,
         }
     }
@@ -173,6 +177,9 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
     }
     if p.pair_memory {
         st.insns = super::mempairs::pair_memory(&st.insns);
+    }
+    if p.multiple {
+        st.insns = super::multi::merge(&st.insns);
     }
     Ok(Allocated { insns: st.finish() })
 }

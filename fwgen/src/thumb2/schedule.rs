@@ -284,6 +284,7 @@ fn param_choices() -> Vec<AllocParams> {
                 defer_stores,
                 pair_vmovs: false,
                 pair_memory: false,
+                multiple: false,
                 recompute: false,
             });
         }
@@ -419,6 +420,7 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     let paired = AllocParams {
         pair_vmovs: true,
         pair_memory: true,
+        multiple: true,
         ..p
     };
     if let Some(pi) = eval(slp, &best_order, paired) {
