@@ -428,3 +428,53 @@ fn multiple_transfers_keep_the_function_and_never_lengthen() {
     eprintln!("LDM/STM shortened {shorter} of {CASES} routines");
     assert!(saw_ldm && saw_stm, "LDM {saw_ldm}, STM {saw_stm}");
 }
+
+#[test]
+fn simulator_and_reader_execute_multiple_transfers_exactly() {
+    // hand-written: LDMIA with writeback, a negative offset through the moved pointer, LDMDB
+    // without writeback, STMIA with writeback, SUB of a pointer, a read-back of out
+    let asm = "f:
+    push {r0, r1, r4-r11, lr}
+    ldmia r1!, {r2, r3, r4}
+    ldr r5, [r1, #-4]
+    ldmdb r1, {r6, r7}
+    eor r2, r2, r3
+    stmia r0!, {r2, r3}
+    eor r6, r6, r7
+    str r6, [r0]
+    sub r0, r0, #8
+    ldr r8, [r0, #4]
+    eor r8, r8, r5
+    eor r8, r8, r4
+    str r8, [r0, #12]
+    pop {r2, r3, r4-r11, pc}
+    .size f, .-f
+";
+    let input = [0x1111_0001u32, 0x2222_0010, 0x4444_0100];
+    let out = sim::run(asm, "f", &input, 4).expect("sim");
+    let (a, b, c) = (input[0], input[1], input[2]);
+    assert_eq!(out, vec![a ^ b, b, b ^ c, b]);
+    let r = fwgen::thumb2::read::read(asm).expect("read");
+    let p = fwgen::thumb2::read::program(&r.insns, 3, 4).expect("program");
+    assert_eq!(p.xor_count(), 4);
+    p.verify_masks(&[0b011, 0b010, 0b110, 0b010]).expect("the program read back");
+    for i in &r.insns {
+        assert_eq!(
+            fwgen::thumb2::read::parse_insn(&i.text()).as_ref(),
+            Some(i)
+        );
+    }
+    // unpredictable or unencodable forms are not accepted
+    for bad in [
+        "ldmia r1!, {r1, r2}",
+        "ldmia r1, {r3, r2}",
+        "stmia r0!, {r2}",
+        "stmia r0, {r2, sp}",
+    ] {
+        let text = format!("f:\n    push {{r0, r1, r4-r11, lr}}\n    {bad}\n    pop {{r2, r3, r4-r11, pc}}\n");
+        assert!(
+            matches!(sim::run(&text, "f", &input, 4), Err(sim::SimError::Parse { .. })),
+            "{bad}"
+        );
+    }
+}
