@@ -434,7 +434,7 @@ fn simulator_and_reader_execute_multiple_transfers_exactly() {
     // hand-written: LDMIA with writeback, a negative offset through the moved pointer, LDMDB
     // without writeback, STMIA with writeback, SUB of a pointer, a read-back of out
     let asm = "f:
-    push {r0, r1, r4-r11, lr}
+    push {r0, r1, r4, r5, r6, r7, r8, r9, r10, r11, lr}
     ldmia r1!, {r2, r3, r4}
     ldr r5, [r1, #-4]
     ldmdb r1, {r6, r7}
@@ -447,7 +447,7 @@ fn simulator_and_reader_execute_multiple_transfers_exactly() {
     eor r8, r8, r5
     eor r8, r8, r4
     str r8, [r0, #12]
-    pop {r2, r3, r4-r11, pc}
+    pop {r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, pc}
     .size f, .-f
 ";
     let input = [0x1111_0001u32, 0x2222_0010, 0x4444_0100];
@@ -457,12 +457,10 @@ fn simulator_and_reader_execute_multiple_transfers_exactly() {
     let r = fwgen::thumb2::read::read(asm).expect("read");
     let p = fwgen::thumb2::read::program(&r.insns, 3, 4).expect("program");
     assert_eq!(p.xor_count(), 4);
-    p.verify_masks(&[0b011, 0b010, 0b110, 0b010]).expect("the program read back");
+    p.verify_masks(&[0b011, 0b010, 0b110, 0b010])
+        .expect("the program read back");
     for i in &r.insns {
-        assert_eq!(
-            fwgen::thumb2::read::parse_insn(&i.text()).as_ref(),
-            Some(i)
-        );
+        assert_eq!(fwgen::thumb2::read::parse_insn(&i.text()).as_ref(), Some(i));
     }
     // unpredictable or unencodable forms are not accepted
     for bad in [
@@ -471,9 +469,14 @@ fn simulator_and_reader_execute_multiple_transfers_exactly() {
         "stmia r0!, {r2}",
         "stmia r0, {r2, sp}",
     ] {
-        let text = format!("f:\n    push {{r0, r1, r4-r11, lr}}\n    {bad}\n    pop {{r2, r3, r4-r11, pc}}\n");
+        let text = format!(
+            "f:\n    push {{r0, r1, r4-r11, lr}}\n    {bad}\n    pop {{r2, r3, r4-r11, pc}}\n"
+        );
         assert!(
-            matches!(sim::run(&text, "f", &input, 4), Err(sim::SimError::Parse { .. })),
+            matches!(
+                sim::run(&text, "f", &input, 4),
+                Err(sim::SimError::Parse { .. })
+            ),
             "{bad}"
         );
     }
