@@ -38,6 +38,7 @@ fn hqc1() -> ExportConfig {
         n: 17_669,
         chain: Chain::Artifact,
         split: None,
+        second: None,
     }
 }
 
@@ -488,6 +489,7 @@ fn hqc3_and_hqc5_tables() {
         n: 35_851,
         chain: Chain::Artifact,
         split: None,
+        second: None,
     };
     let e3 = do_export(&cfg3, &dir.join("hqc3"), false)
         .expect("export hqc3")
