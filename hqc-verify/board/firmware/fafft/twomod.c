@@ -4,6 +4,7 @@
  * export's second/ folder, its global symbols renamed m2_*; docs/firmware-layout.md sec. 14):
  *
  *   h1 = F1^-1(F1(f) . F1(g))                         = f g mod M1 (n <= N1: no reduction)
+ *   (an operand shorter than N2 is its own residue mod M2: no copy, the forward pads it)
  *   E  = F2(f mod M2) . F2(g mod M2)                  = F2(f g mod M2)
  *   D  = E + F2(h1 mod M2)
  *   u  = F2^-1(D . F2(W)),  W = M1^-1 mod M2          (F2(W): the table twomod_w_evals)
@@ -102,36 +103,45 @@ static void add_m1_times_u(uint32_t *h, const uint32_t *u)
     }
 }
 
+/* a mod M2 for a of `words` words: a itself when it is shorter than N2 (then the forward pads
+   it with zeros), else its reduction in the scratch red */
+#define MIN_W2(w) ((w) < W2 ? (w) : W2)
+static const uint32_t *mod_m2(const uint32_t *a, unsigned words)
+{
+    if (words <= W2) return a;
+    memcpy(red, a, words * sizeof(uint32_t));
+    reduce_m2(red, words);
+    return red;
+}
+
 void twomod_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
 {
+    const uint32_t *r;
     STAGE_START();
     fafft_mul(h, f, g, HQC_WORDS);              /* h1 in h[0..W1) */
     STAGE_STOP("fafft_mul");
     /* E = F2(f mod M2) . F2(g mod M2) */
     STAGE_START();
-    memcpy(red, f, HQC_WORDS * sizeof(uint32_t));
-    reduce_m2(red, HQC_WORDS);
+    r = mod_m2(f, HQC_WORDS);
     STAGE_STOP("twomod: f mod M2");
     STAGE_START();
-    m2_fafft_forward(&ta, red, W2, m2buf);
+    m2_fafft_forward(&ta, r, MIN_W2(HQC_WORDS), m2buf);
     STAGE_STOP("forward2(f mod M2)");
     STAGE_START();
-    memcpy(red, g, HQC_WORDS * sizeof(uint32_t));
-    reduce_m2(red, HQC_WORDS);
+    r = mod_m2(g, HQC_WORDS);
     STAGE_STOP("twomod: g mod M2");
     STAGE_START();
-    m2_fafft_forward(&tb, red, W2, m2buf);
+    m2_fafft_forward(&tb, r, MIN_W2(HQC_WORDS), m2buf);
     STAGE_STOP("forward2(g mod M2)");
     STAGE_START();
     m2_fafft_pointwise3(&te, &ta, &tb);
     STAGE_STOP("pointwise2(E)");
     /* D = E + F2(h1 mod M2) */
     STAGE_START();
-    memcpy(red, h, W1 * sizeof(uint32_t));
-    reduce_m2(red, W1);
+    r = mod_m2(h, W1);
     STAGE_STOP("twomod: h1 mod M2");
     STAGE_START();
-    m2_fafft_forward(&ta, red, W2, m2buf);
+    m2_fafft_forward(&ta, r, MIN_W2(W1), m2buf);
     STAGE_STOP("forward2(h1 mod M2)");
     STAGE_START();
     fafft_xor_words(&te.g[0][0], &ta.g[0][0], M2_NGS * 32u);
