@@ -1011,6 +1011,19 @@ void fafft_inverse(uint32_t *h, fafft_vals_t *v)
 
 static fafft_vals_t va, vb;
 
+/* The transform buffers as scratch for a caller that runs after fafft_mul returns (twomod.c,
+   which so needs no value arrays of its own: RAM): 0 = va, 1 = vb, 2 = the basis-conversion
+   buffer, each FAFFT_NGSTORE * 32 words; NULL otherwise. */
+uint32_t *fafft_scratch(unsigned i)
+{
+    switch (i) {
+    case 0: return &va.g[0][0];
+    case 1: return &vb.g[0][0];
+    case 2: return fbuf_u.w;
+    default: return NULL;
+    }
+}
+
 void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words)
 {
     STAGE_START();

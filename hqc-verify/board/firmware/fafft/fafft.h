@@ -122,6 +122,9 @@ int split_product(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned kw
 void twomod_product(uint32_t *h, const uint32_t *f, const uint32_t *g);
 void twomod_init(void);
 #endif
+/* va, vb and the basis-conversion buffer (i = 0, 1, 2; FAFFT_NGSTORE * 32 words each) as
+   scratch after fafft_mul has returned; NULL for another i */
+uint32_t *fafft_scratch(unsigned i);
 /* dst[0..n) ^= src[0..n) (LDM/EOR/STM on the M4) */
 void fafft_xor_words(uint32_t *dst, const uint32_t *src, unsigned n);
 /* r = h mod (x^n - 1), h: 2n-1 bits */

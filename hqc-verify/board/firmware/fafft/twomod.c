@@ -39,10 +39,17 @@
 #endif
 #define RED_WORDS (W1 > HQC_WORDS ? W1 : HQC_WORDS)
 static uint32_t red[RED_WORDS];                 /* reduction scratch */
-static uint32_t m2buf[W2];                      /* the second forward's basis-conversion buffer */
 static uint32_t uw[W2];                         /* u */
 static uint32_t ush[W2 + 1];                    /* u x^r, one residue class at a time */
-static m2_vals_t ta, tb, te;
+static m2_vals_t te;                            /* E, then D */
+/* the second transform's operands and its basis-conversion buffer live in the first
+   instance's buffers, free once fafft_mul has returned (fafft_scratch; N2 <= N1) */
+#if M2_NGS > FAFFT_NGSTORE
+#error "the second transform's values do not fit the first instance's buffers"
+#endif
+#define TA ((m2_vals_t *)(void *)fafft_scratch(0))
+#define TB ((m2_vals_t *)(void *)fafft_scratch(1))
+#define M2BUF (fafft_scratch(2))
 
 void twomod_init(void) { m2_fafft_init(); }
 
@@ -125,33 +132,33 @@ void twomod_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
     r = mod_m2(f, HQC_WORDS);
     STAGE_STOP("twomod: f mod M2");
     STAGE_START();
-    m2_fafft_forward(&ta, r, MIN_W2(HQC_WORDS), m2buf);
+    m2_fafft_forward(TA, r, MIN_W2(HQC_WORDS), M2BUF);
     STAGE_STOP("forward2(f mod M2)");
     STAGE_START();
     r = mod_m2(g, HQC_WORDS);
     STAGE_STOP("twomod: g mod M2");
     STAGE_START();
-    m2_fafft_forward(&tb, r, MIN_W2(HQC_WORDS), m2buf);
+    m2_fafft_forward(TB, r, MIN_W2(HQC_WORDS), M2BUF);
     STAGE_STOP("forward2(g mod M2)");
     STAGE_START();
-    m2_fafft_pointwise3(&te, &ta, &tb);
+    m2_fafft_pointwise3(&te, TA, TB);
     STAGE_STOP("pointwise2(E)");
     /* D = E + F2(h1 mod M2) */
     STAGE_START();
     r = mod_m2(h, W1);
     STAGE_STOP("twomod: h1 mod M2");
     STAGE_START();
-    m2_fafft_forward(&ta, r, MIN_W2(W1), m2buf);
+    m2_fafft_forward(TA, r, MIN_W2(W1), M2BUF);
     STAGE_STOP("forward2(h1 mod M2)");
     STAGE_START();
-    fafft_xor_words(&te.g[0][0], &ta.g[0][0], M2_NGS * 32u);
+    fafft_xor_words(&te.g[0][0], &TA->g[0][0], M2_NGS * 32u);
     STAGE_STOP("twomod: D = E + F2(h1 mod M2)");
     /* u = F2^-1(D . F2(W)) */
     STAGE_START();
-    m2_fafft_pointwise3(&tb, &te, (const m2_vals_t *)(const void *)twomod_w_evals);
+    m2_fafft_pointwise3(TB, &te, (const m2_vals_t *)(const void *)twomod_w_evals);
     STAGE_STOP("pointwise2(D.F2(W))");
     STAGE_START();
-    m2_fafft_inverse(uw, &tb);
+    m2_fafft_inverse(uw, TB);
     STAGE_STOP("inverse2(u)");
     /* h = h1 + M1 u */
     STAGE_START();
