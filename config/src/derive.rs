@@ -13,6 +13,7 @@ use crate::xorprog::{rows_of, XorProgram};
 
 use algebra::cantor::CantorBasis;
 use algebra::crt::Crt;
+use algebra::crt2::TwoModuliCrt;
 use algebra::fafft::{check_admissible, FafftPlan};
 use algebra::field::Tower;
 use algebra::gf2x::Poly;
@@ -36,6 +37,54 @@ pub struct Config {
     pub n: u64,
     /// The 2-Karatsuba split (None: the whole operands are transformed).
     pub split: Option<rules::Split>,
+    /// The second modulus of a two-moduli export (docs/fafft.md §9.8; None: one modulus).
+    pub second: Option<rules::Second>,
+}
+
+/// Everything derived for the second modulus of a two-moduli export (docs/fafft.md §9.8,
+/// docs/firmware-layout.md §14).
+#[derive(Clone, Debug)]
+pub struct SecondDerived {
+    /// The second transform's block: its own derivation with c = 0 and n = N2/2 (the
+    /// firmware's second instance uses its transform only; n is a placeholder the rules accept).
+    pub block: Derived,
+    /// `W = M1^{-1} mod M2` (degree < N2).
+    pub w: Poly,
+    /// W in plain 32-bit words (N2/32).
+    pub w_plain: Vec<u32>,
+    /// `F2(W)` in the bitsliced layout B of the second instance (fafft.c): group g, word k at
+    /// index 32g + k, `max(2^l2/32, 32)` groups (padding bits zero).
+    pub w_evals: Vec<u32>,
+}
+
+impl SecondDerived {
+    /// Groups of the second instance's value arrays (`FAFFT_NGSTORE` of fafft.h).
+    pub fn stored_groups(&self) -> usize {
+        stored_groups(self.block.cfg.l)
+    }
+}
+
+/// `FAFFT_NGSTORE` of the firmware for a transform of parameter l: `max(2^l / 32, 32)`.
+pub fn stored_groups(l: u32) -> usize {
+    ((1usize << l) / 32).max(32)
+}
+
+/// Transform values (point i = index i, tower hex) in the firmware's bitsliced layout B
+/// (fafft.h): point `i = 32b + t`, `b = 32·bh + bl`, is bit `bl` of the 32 words of group
+/// `32·bh + t`; word k holds bit k of the elements. Groups are padded to [`stored_groups`].
+pub fn layout_b(values: &[u32], l: u32) -> Vec<u32> {
+    let mut out = vec![0u32; stored_groups(l) * 32];
+    for (i, &v) in values.iter().enumerate() {
+        let (b, t) = (i / 32, i % 32);
+        let (bh, bl) = (b / 32, b % 32);
+        let g = 32 * bh + t;
+        for k in 0..32 {
+            if (v >> k) & 1 == 1 {
+                out[32 * g + k] |= 1 << bl;
+            }
+        }
+    }
+    out
 }
 
 /// An extra γ_j (j > l, up to 11) for the artifact's 11-matrix layout.
@@ -85,6 +134,8 @@ pub struct Derived {
     pub programs_method: String,
     /// The Thumb-2 backend budget the routines name (provenance).
     pub routine_budget: fwgen::thumb2::Budget,
+    /// The second modulus (two-moduli export), derived by [`Config::attach_second`].
+    pub second: Option<Box<SecondDerived>>,
 }
 
 impl Derived {
@@ -109,7 +160,21 @@ impl Config {
             c,
             n,
             split: None,
+            second: None,
         }
+    }
+
+    /// The same configuration with a second modulus (docs/fafft.md §9.8).
+    pub fn with_second(mut self, second: Option<rules::Second>) -> Self {
+        self.second = second;
+        self
+    }
+
+    /// The configuration of the second transform's block: (m, l2, β2, the same chain, c = 0,
+    /// n = N2/2).
+    pub fn second_block(&self, s: &rules::Second) -> Config {
+        let n2 = u64::from(self.m) << s.l;
+        Config::new(self.m, s.l, s.beta, self.chain.clone(), 0, n2 / 2)
     }
 
     /// The same configuration with a 2-Karatsuba split (docs/fafft.md §9.11).
@@ -120,7 +185,14 @@ impl Config {
 
     /// Check the rules and the admissibility of β, without computing tables. Returns N.
     pub fn validate(&self) -> Result<u64, ConfigError> {
-        let big_n = rules::check_with_split(self.m, self.l, self.n, self.c, self.split.as_ref())?;
+        let big_n = rules::check_full(
+            self.m,
+            self.l,
+            self.n,
+            self.c,
+            self.split.as_ref(),
+            self.second.as_ref(),
+        )?;
         let basis = CantorBasis::tower32();
         check_admissible(&basis, self.l, Tower::<32>(self.beta))?;
         self.chain.gamma_top(self.m, self.l, self.beta)?;
@@ -133,8 +205,89 @@ impl Config {
         self.derive_with(&Optimise)
     }
 
-    /// [`Config::derive`] with the programs and routines from `src` ([`crate::artefacts`]).
+    /// [`Config::derive`] with the programs and routines from `src` ([`crate::artefacts`]),
+    /// those of a second modulus from the same source.
     pub fn derive_with(&self, src: &dyn Artefacts) -> Result<Derived, ConfigError> {
+        let d = self.derive_first(src)?;
+        self.attach_second(d, src)
+    }
+
+    /// The second modulus of a two-moduli configuration (nothing without one): its block
+    /// derived with the programs and routines of `src`, `W = M1^{-1} mod M2` and `F2(W)` by
+    /// `algebra::crt2::TwoModuliCrt` (which also checks coprimality and `N1 + N2 ≥ 2n − 1`).
+    pub fn attach_second(
+        &self,
+        mut d: Derived,
+        src: &dyn Artefacts,
+    ) -> Result<Derived, ConfigError> {
+        let Some(s) = &self.second else {
+            return Ok(d);
+        };
+        let cfg2 = self.second_block(s);
+        let beta_err = |e: ConfigError| -> ConfigError {
+            rules::RuleError::from(rules::SecondError::Beta {
+                beta: s.beta,
+                l: s.l,
+                reason: e.to_string(),
+            })
+            .into()
+        };
+        cfg2.validate().map_err(beta_err)?;
+        let block = cfg2.derive_first(src)?;
+        let deg_low = block
+            .modulus
+            .exponents()
+            .iter()
+            .rev()
+            .nth(1)
+            .copied()
+            .unwrap_or(0) as u64;
+        if deg_low + 64 > block.big_n {
+            return Err(rules::RuleError::from(rules::SecondError::ReductionGap {
+                n2: block.big_n,
+                deg_low,
+            })
+            .into());
+        }
+        let crt = TwoModuliCrt::new(d.plan.clone(), block.plan.clone(), self.n as usize).map_err(
+            |e| match e {
+                algebra::AlgebraError::NotCoprime { gcd_degree } => {
+                    ConfigError::from(rules::RuleError::from(rules::SecondError::NotCoprime {
+                        gcd_degree,
+                        beta1: self.beta,
+                        l1: self.l,
+                        beta2: s.beta,
+                        l2: s.l,
+                    }))
+                }
+                e => ConfigError::from(e),
+            },
+        )?;
+        if !crt
+            .m1()
+            .mul(crt.w())
+            .add(&Poly::one())
+            .rem(crt.m2())
+            .map_err(|e| ConfigError::SelfCheck(format!("M1 W mod M2: {e}")))?
+            .is_zero()
+        {
+            return Err(ConfigError::SelfCheck("M1 W is not 1 mod M2".into()));
+        }
+        let w = crt.w().clone();
+        let w_plain = poly_words32(&w, (block.big_n / 32) as usize);
+        let vals: Vec<u32> = crt.w_evals().values.iter().map(|v| v.0).collect();
+        let w_evals = layout_b(&vals, s.l);
+        d.second = Some(Box::new(SecondDerived {
+            block,
+            w,
+            w_plain,
+            w_evals,
+        }));
+        Ok(d)
+    }
+
+    /// The derivation of the first (or only) modulus.
+    pub fn derive_first(&self, src: &dyn Artefacts) -> Result<Derived, ConfigError> {
         let big_n = self.validate()?;
         let basis = CantorBasis::tower32();
         let gl = self.chain.gamma_top(self.m, self.l, self.beta)?;
@@ -217,6 +370,7 @@ impl Config {
             routines,
             programs_method: src.method(),
             routine_budget: src.budget(),
+            second: None,
         })
     }
 

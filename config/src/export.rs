@@ -85,6 +85,24 @@ pub fn render(d: &Derived, prov: &Provenance) -> Rendered {
             .iter()
             .map(|r| (r.file_name(), r.routine.asm.clone())),
     );
+    if let Some(s2) = &d.second {
+        let dir = crate::spec::SECOND_DIR;
+        other.extend(
+            headers::files(&s2.block, prov, id.as_str())
+                .into_iter()
+                .map(|(n, t)| (format!("{dir}/{n}"), t)),
+        );
+        other.extend(
+            s2.block
+                .routines
+                .iter()
+                .map(|r| (format!("{dir}/{}", r.file_name()), r.routine.asm.clone())),
+        );
+        other.push((
+            crate::spec::TWOMOD_FILE.into(),
+            headers::twomod_h(d, s2, prov, id.as_str()),
+        ));
+    }
     finish(d, prov, other)
 }
 
@@ -245,9 +263,10 @@ pub fn command_of_layout(cfg: &Config, out: &Path, layout: Layout) -> String {
         cfg.beta,
         cfg.c,
         cfg.n,
-        match &cfg.split {
-            Some(s) => format!(" --split-k {} --split-words {}", s.k, s.residual_words),
-            None => String::new(),
+        match (&cfg.split, &cfg.second) {
+            (Some(s), _) => format!(" --split-k {} --split-words {}", s.k, s.residual_words),
+            (None, Some(s)) => format!(" --second-l {} --second-beta {:#010x}", s.l, s.beta),
+            (None, None) => String::new(),
         },
         cfg.chain.name(),
         if layout == Layout::Project {

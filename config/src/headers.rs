@@ -20,6 +20,7 @@ use crate::layout::sha256_words;
 use crate::spec::{Provenance, SCHEMA_VERSION};
 use crate::transform;
 use crate::xorprog::XorProgram;
+use algebra::gf2x::Poly;
 use std::fmt::Write as _;
 
 /// The names of the exported headers, in the order they are written.
@@ -72,6 +73,102 @@ pub fn artifact_files(d: &Derived, prov: &Provenance, config_id: &str) -> Vec<(S
         ("gen/encode_matrix_defs.h".into(), h.encode_h()),
         ("gen/gft_mul_s_inv_i_beta_matrix_defs.h".into(), h.gft_h()),
     ]
+}
+
+/// `twomod_defs.h` of a two-moduli export (docs/firmware-layout.md §14): N1, N2, the exponents
+/// of M1 and M2 (portable per-class form and, for the reductions, the low exponents of M2 in
+/// decreasing order), W in plain words and `F2(W)` in the second instance's layout B.
+pub fn twomod_h(
+    d: &Derived,
+    s2: &crate::derive::SecondDerived,
+    prov: &Provenance,
+    config_id: &str,
+) -> String {
+    let h = Headers {
+        d,
+        prov,
+        id: config_id,
+    };
+    let b = &s2.block;
+    let mut s = h.banner(
+        crate::spec::TWOMOD_FILE,
+        "two-moduli CRT tables (docs/fafft.md sec. 9.8): N1, N2, the exponents of M1 and M2, W = M1^-1 mod M2 and its transform F2(W) in the second instance's layout B",
+    );
+    s += "#ifndef TWOMOD_DEFS_H\n#define TWOMOD_DEFS_H\n\n#include <stdint.h>\n\n";
+    s += &format!("#define TWOMOD_N1 {}\n", d.big_n);
+    s += &format!("#define TWOMOD_L1 {}\n", d.cfg.l);
+    s += &format!("#define TWOMOD_N2 {}\n", b.big_n);
+    s += &format!("#define TWOMOD_L2 {}\n", b.cfg.l);
+    s += &format!("#define TWOMOD_BETA2 {}u\n", hex32(b.cfg.beta));
+    s += &format!("#define TWOMOD_M1_WEIGHT {}\n", d.modulus.weight());
+    s += &format!("#define TWOMOD_M2_WEIGHT {}\n", b.modulus.weight());
+    s += &format!("#define TWOMOD_W_WEIGHT {}\n", s2.w.weight());
+    s += &format!(
+        "#define TWOMOD_W_GROUPS {}  /* stored groups of the second transform (FAFFT_NGSTORE) */\n\n",
+        s2.stored_groups()
+    );
+    let classes = |m: &Poly| {
+        let mut cl = vec![Vec::new(); 32];
+        for e in m.exponents().into_iter().rev() {
+            cl[e % 32].push(e / 32);
+        }
+        let flat: Vec<usize> = cl.iter().flatten().copied().collect();
+        let mut offs = vec![0usize];
+        for v in &cl {
+            offs.push(offs.last().copied().unwrap_or(0) + v.len());
+        }
+        (flat, offs)
+    };
+    for (name, m) in [("m1", &d.modulus), ("m2", &b.modulus)] {
+        let (flat, offs) = classes(m);
+        s += &format!(
+            "/* {}: exponents e by residue class r = e mod 32, storing e div 32 in decreasing order: class r = twomod_{name}_flat[twomod_{name}_offsets[r] .. twomod_{name}_offsets[r+1]) */\n",
+            name.to_uppercase()
+        );
+        s += &c_int_array(
+            &format!("static const int twomod_{name}_flat[{}]", flat.len()),
+            &flat,
+        );
+        s += &c_int_array(
+            &format!("static const int twomod_{name}_offsets[33]"),
+            &offs,
+        );
+        s += "\n";
+    }
+    let low: Vec<usize> = b
+        .modulus
+        .exponents()
+        .into_iter()
+        .rev()
+        .filter(|&e| e < b.big_n as usize)
+        .collect();
+    s += "/* M2 = x^N2 + L: the exponents of L in decreasing order (the reductions mod M2) */\n";
+    s += &format!("#define TWOMOD_M2_LOW_TERMS {}\n", low.len());
+    s += &format!(
+        "#define TWOMOD_M2_LOW_DEGREE {}  /* deg L */\n",
+        low.first().copied().unwrap_or(0)
+    );
+    s += &c_int_array("static const int twomod_m2_low[TWOMOD_M2_LOW_TERMS]", &low);
+    s += &format!(
+        "\n/* W = M1^-1 mod M2, plain words (bit b of word w = x^(32w+b)); SHA-256 {} */\n",
+        sha256_words(&s2.w_plain)
+    );
+    s += &c_u32_array(
+        "static const uint32_t twomod_w_plain[TWOMOD_N2 / 32]",
+        &s2.w_plain,
+        4,
+    );
+    s += &format!(
+        "\n/* F2(W), the second transform of W (algebra::crt2::TwoModuliCrt::w_evals) in layout B:\n   group g, word k at index 32 g + k (point i = 32 b + t, b = 32 bh + bl: group 32 bh + t, bit bl);\n   SHA-256 {} */\n",
+        sha256_words(&s2.w_evals)
+    );
+    s += &c_u32_array(
+        "static const uint32_t twomod_w_evals[TWOMOD_W_GROUPS * 32]",
+        &s2.w_evals,
+        4,
+    );
+    s += "\n#endif /* TWOMOD_DEFS_H */\n";
+    s
 }
 
 /// Text safe inside a C comment and ASCII: printable ASCII kept, `*/` broken up, anything
@@ -143,6 +240,17 @@ impl Headers<'_> {
             s += &format!(
                 "#define SPLIT_RW {}  /* words of the residual product f1*g1 */\n",
                 sp.residual_words
+            );
+        }
+        if let Some(s2) = &self.d.second {
+            s += &format!(
+                "#define TWOMOD_L2 {}  /* two moduli (docs/fafft.md sec. 9.8): l of the second transform, tables in {} */\n",
+                s2.block.cfg.l,
+                crate::spec::TWOMOD_FILE
+            );
+            s += &format!(
+                "#define TWOMOD_N2 {}  /* N2 = 32 * 2^l2 */\n",
+                s2.block.big_n
             );
         }
         s += &format!("#define HQC_N {}\n", c.n);

@@ -139,6 +139,160 @@ pub enum RuleError {
     /// The 2-Karatsuba split is invalid.
     #[error(transparent)]
     Split(#[from] SplitError),
+    /// The second modulus of a two-moduli export is invalid.
+    #[error(transparent)]
+    Second(#[from] SecondError),
+}
+
+/// The second modulus of a two-moduli export (docs/fafft.md §9.8; the inputs of the optional
+/// params.json field `second`): `M2 = P2(s_l(x))` with `P2` the minimal polynomial of β,
+/// transformed by a second FAFFT of size `N2 = 32·2^l`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Second {
+    /// l of the second transform.
+    pub l: u32,
+    /// β of the second transform (tower hex).
+    pub beta: u32,
+}
+
+/// The smallest l of a transform the board firmware builds (its bitsliced layout, fafft.h).
+pub const MIN_FIRMWARE_L: u32 = 5;
+
+/// Why a second modulus is refused ([`check_second`], and the derivation for what needs M2).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SecondError {
+    /// A second modulus with a residue ring.
+    #[error("a two-moduli export has no residue ring: c must be 0, got c = {c}")]
+    WithResidue {
+        /// The given c.
+        c: u64,
+    },
+    /// A second modulus together with a 2-Karatsuba split.
+    #[error("a two-moduli export cannot also have a 2-Karatsuba split")]
+    WithSplit,
+    /// l of the second transform outside the supported range.
+    #[error("second modulus l = {l} is outside {min}..={max} (the firmware's bitsliced layout needs l >= {min}; N2 <= N1 needs l <= l1 = {max})")]
+    BadL {
+        /// The given l.
+        l: u32,
+        /// The smallest l.
+        min: u32,
+        /// The largest l (the first transform's).
+        max: u32,
+    },
+    /// N1 + N2 < 2n − 1: the product does not fit.
+    #[error("N1 + N2 = {n1} + {n2} = {have} < 2n - 1 = {need} (n = {n}): the product of two n-bit operands does not fit the two moduli; the second needs l >= {min_l}")]
+    TooSmall {
+        /// N1.
+        n1: u64,
+        /// N2.
+        n2: u64,
+        /// N1 + N2.
+        have: u64,
+        /// 2n − 1.
+        need: u64,
+        /// n.
+        n: u64,
+        /// The smallest l2 that would fit (may exceed l1).
+        min_l: u32,
+    },
+    /// β is not admissible for the second transform.
+    #[error("second modulus beta = {beta:#010x} is not admissible for l = {l}: {reason}")]
+    Beta {
+        /// The given β.
+        beta: u32,
+        /// The given l.
+        l: u32,
+        /// Why.
+        reason: String,
+    },
+    /// The two moduli share a factor.
+    #[error("the moduli are not coprime: gcd(M1, M2) has degree {gcd_degree} (beta1 = {beta1:#010x}, l1 = {l1}; beta2 = {beta2:#010x}, l2 = {l2})")]
+    NotCoprime {
+        /// Degree of the gcd.
+        gcd_degree: usize,
+        /// β1.
+        beta1: u32,
+        /// l1.
+        l1: u32,
+        /// β2.
+        beta2: u32,
+        /// l2.
+        l2: u32,
+    },
+    /// M2 − x^N2 reaches too close to N2 for the word-level reduction of the firmware driver.
+    #[error("M2 = x^{n2} + L with deg L = {deg_low}: the firmware's word-level reduction mod M2 needs deg L <= N2 - 64")]
+    ReductionGap {
+        /// N2.
+        n2: u64,
+        /// deg(M2 − x^N2).
+        deg_low: u64,
+    },
+}
+
+/// The rule of a second modulus (docs/fafft.md §9.8): c = 0, no split,
+/// `MIN_FIRMWARE_L ≤ l2 ≤ l1` and `N1 + N2 ≥ 2n − 1`. Returns N2. n must already satisfy
+/// [`check_n`] against N1 (the operands are transformed unreduced by the first FAFFT).
+pub fn check_second(
+    s: &Second,
+    m: u32,
+    l1: u32,
+    n: u64,
+    c: u64,
+    split: Option<&Split>,
+) -> Result<u64, SecondError> {
+    if c != 0 {
+        return Err(SecondError::WithResidue { c });
+    }
+    if split.is_some() {
+        return Err(SecondError::WithSplit);
+    }
+    if s.l < MIN_FIRMWARE_L || s.l > l1 {
+        return Err(SecondError::BadL {
+            l: s.l,
+            min: MIN_FIRMWARE_L,
+            max: l1,
+        });
+    }
+    let n1 = u64::from(m) << l1;
+    let n2 = u64::from(m) << s.l;
+    let need = n.saturating_mul(2).saturating_sub(1);
+    if n1 + n2 < need {
+        let mut min_l = s.l;
+        while n1 + (u64::from(m) << min_l) < need && min_l < 63 {
+            min_l += 1;
+        }
+        return Err(SecondError::TooSmall {
+            n1,
+            n2,
+            have: n1 + n2,
+            need,
+            n,
+            min_l,
+        });
+    }
+    Ok(n2)
+}
+
+/// [`check_with_split`] with an optional second modulus: with one, the second-modulus rule
+/// replaces the c rule (c = 0 and N1 < 2n − 1 are allowed). Returns N (of the first transform).
+pub fn check_full(
+    m: u32,
+    l: u32,
+    n: u64,
+    c: u64,
+    split: Option<&Split>,
+    second: Option<&Second>,
+) -> Result<u64, RuleError> {
+    match second {
+        None => check_with_split(m, l, n, c, split),
+        Some(s) => {
+            let big_n = big_n(m, l)?;
+            check_n(n, big_n)?;
+            check_second(s, m, l, n, c, split)?;
+            Ok(big_n)
+        }
+    }
 }
 
 /// The 2-Karatsuba split of an export (docs/fafft.md §9.11; the optional params.json field

@@ -52,6 +52,10 @@ pub struct Params {
     /// The 2-Karatsuba split (docs/fafft.md §9.11); absent (not written) without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub split: Option<crate::rules::Split>,
+    /// The second modulus of a two-moduli export (docs/fafft.md §9.8); absent (not written)
+    /// without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second: Option<SecondSpec>,
     /// N = m·2^l.
     #[serde(rename = "N")]
     pub big_n: u64,
@@ -98,6 +102,53 @@ pub struct Params {
     pub config_id: Digest,
     /// SHA-256 of the canonical JSON without `checksum`.
     pub checksum: Digest,
+}
+
+/// `second`: the second modulus of a two-moduli export (docs/params-json.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecondSpec {
+    /// l of the second transform.
+    pub l: u32,
+    /// β of the second transform (tower hex).
+    pub beta: Hex32,
+    /// N2 = m·2^l.
+    #[serde(rename = "N")]
+    pub big_n: u64,
+    /// wt(M2).
+    pub weight: u64,
+    /// Exponents of M2, increasing.
+    pub exponents: Vec<u64>,
+    /// The folder of the second transform's headers and routines.
+    pub dir: String,
+    /// wt(W), W = M1^{-1} mod M2.
+    pub w_weight: u64,
+    /// SHA-256 of W in plain words (N2/32, little-endian).
+    pub w_sha256: Digest,
+    /// SHA-256 of the `F2(W)` table in the second instance's layout B (little-endian words).
+    pub w_evals_sha256: Digest,
+    /// The header holding the two-moduli tables.
+    pub tables_file: String,
+}
+
+fn words_digest(w: &[u32]) -> Digest {
+    let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+    Digest::of(&bytes)
+}
+
+/// The folder of a two-moduli export's second transform.
+pub const SECOND_DIR: &str = "second";
+/// The header of a two-moduli export's tables (docs/firmware-layout.md §14).
+pub const TWOMOD_FILE: &str = "twomod_defs.h";
+
+impl SecondSpec {
+    /// The rule inputs.
+    pub fn rule(&self) -> crate::rules::Second {
+        crate::rules::Second {
+            l: self.l,
+            beta: self.beta.0,
+        }
+    }
 }
 
 /// `P`.
@@ -295,6 +346,24 @@ impl Params {
             n: cfg.n,
             c: cfg.c,
             split: cfg.split,
+            second: d.second.as_ref().map(|s2| SecondSpec {
+                l: s2.block.cfg.l,
+                beta: Hex32(s2.block.cfg.beta),
+                big_n: s2.block.big_n,
+                weight: s2.block.modulus.weight() as u64,
+                exponents: s2
+                    .block
+                    .modulus
+                    .exponents()
+                    .iter()
+                    .map(|&e| e as u64)
+                    .collect(),
+                dir: SECOND_DIR.into(),
+                w_weight: s2.w.weight() as u64,
+                w_sha256: words_digest(&s2.w_plain),
+                w_evals_sha256: words_digest(&s2.w_evals),
+                tables_file: TWOMOD_FILE.into(),
+            }),
             big_n: d.big_n,
             beta: Hex32(cfg.beta),
             beta_coords: Hex64(cb),

@@ -26,12 +26,13 @@ use std::path::PathBuf;
 
 /// The order in which fields are compared (all fields except `schema_version`, `checksum`,
 /// `tool_version` and `command`, which were checked by `load` or are provenance).
-pub const FIELD_ORDER: [&str; 25] = [
+pub const FIELD_ORDER: [&str; 26] = [
     "m",
     "l",
     "n",
     "c",
     "split",
+    "second",
     "N",
     "beta",
     "basis_top",
@@ -144,20 +145,47 @@ impl Loaded {
         rules::check_m(p.m).map_err(|e| invalid("m", e.into()))?;
         let big_n = rules::big_n(p.m, p.l).map_err(|e| invalid("l", e.into()))?;
         rules::check_n(p.n, big_n).map_err(|e| invalid("n", e.into()))?;
-        match &p.split {
-            None => rules::check_c(p.c, p.n, big_n).map_err(|e| invalid("c", e.into()))?,
-            Some(s) => rules::check_split(s, p.n, big_n, p.c)
+        match (&p.split, &p.second) {
+            (_, Some(s2)) => rules::check_second(&s2.rule(), p.m, p.l, p.n, p.c, p.split.as_ref())
+                .map(|_| ())
+                .map_err(|e| invalid("second", rules::RuleError::from(e).into()))?,
+            (None, None) => rules::check_c(p.c, p.n, big_n).map_err(|e| invalid("c", e.into()))?,
+            (Some(s), None) => rules::check_split(s, p.n, big_n, p.c)
                 .map_err(|e| invalid("split", rules::RuleError::from(e).into()))?,
         }
         let chain = Chain::parse(&p.chain.kind).map_err(|e| invalid("chain.kind", e.into()))?;
-        let cfg = Config::new(p.m, p.l, p.beta.0, chain, p.c, p.n).with_split(p.split);
+        let cfg = Config::new(p.m, p.l, p.beta.0, chain, p.c, p.n)
+            .with_split(p.split)
+            .with_second(p.second.as_ref().map(|s| s.rule()));
         let layout = Layout::of_files(&p.files);
         let stored = Stored::new(&self.dir, &ps, layout, &p.xor_counts.method);
-        let derived = cfg.derive_with(&stored).map_err(|e| match e {
+        let derived = cfg.derive_first(&stored).map_err(|e| match e {
             ConfigError::Chain(_) => invalid("chain.kind", e),
             ConfigError::NotCoprime { .. } => invalid("c", e),
             _ => invalid("beta", e),
         })?;
+        let stored2 = p.second.as_ref().map(|s2| {
+            Stored::new(
+                &self.dir.join(&s2.dir),
+                &ps,
+                Layout::Project,
+                &p.xor_counts.method,
+            )
+        });
+        let derived = match &stored2 {
+            Some(st2) => {
+                if p.second.as_ref().map(|s2| s2.dir.as_str()) != Some(crate::spec::SECOND_DIR) {
+                    return Err(ConfigError::Mismatch {
+                        path: ps,
+                        field: "second.dir".into(),
+                        detail: format!("must be {}", crate::spec::SECOND_DIR),
+                    });
+                }
+                cfg.attach_second(derived, st2)
+                    .map_err(|e| invalid("second", e))?
+            }
+            None => derived,
+        };
         let prov = Provenance {
             command: p.command.clone(),
             tool_version: p.tool_version.clone(),
@@ -167,6 +195,9 @@ impl Loaded {
         for key in FIELD_ORDER {
             if key == "xor_counts" {
                 if let Some(e) = stored.take_failure() {
+                    return Err(e);
+                }
+                if let Some(e) = stored2.as_ref().and_then(|s| s.take_failure()) {
                     return Err(e);
                 }
             }

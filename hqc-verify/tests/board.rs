@@ -15,6 +15,8 @@
 //! | `hqc3_published` | HQC-3, l = 11, c = 8192, β = 0x00103674, artifact chain | 10 per flavour, both |
 //! | `hqc5_canonical` | HQC-5, l = 12, c = 0, β = 0x00012f9a, default chain | 10 per flavour, both |
 //! | `hqc1_split` | HQC-1, l = 10, c = 0, β = 0x00012f9a, split k = 16160, 48 residual words | 10 per flavour, both |
+//! | `hqc3_two_moduli` | HQC-3, M1: l = 11, β = 0x00112c53; M2: l = 8, β = 0x0093b187 (rank 2 of `search crt`), c = 0 | 2 per flavour, both |
+//! | `invalid_second_is_an_error` | copies of the two-moduli export with a re-stamped bad second modulus | — |
 //! | `invalid_split_is_an_error` | copies of the split export with a re-stamped bad k or residual | — |
 //! | `altered_modulus_exponent_fails` | HQC-1 copy, one exponent of `minpoly_mods_defs.h` changed | — |
 //! | `invalid_params_are_errors` | missing, non-JSON, wrong level, edited field, non-HQC n, missing header, missing KAT folder | — |
@@ -89,6 +91,36 @@ fn export_split(name: &str, n: u64, l: u32, beta: u32, k: u64, w: u64) -> PathBu
     };
     sync_dir(&dir, &render(&d, &prov).files);
     dir.join("params.json")
+}
+
+/// A two-moduli export (docs/fafft.md §9.8): c = 0, the second modulus (l2, β2).
+fn export_two_moduli(name: &str, n: u64, l: u32, beta: u32, l2: u32, beta2: u32) -> PathBuf {
+    let dir = exports_root().join(name);
+    let cfg = Config::new(32, l, beta, Chain::Default, 0, n)
+        .with_second(Some(fafft_config::rules::Second { l: l2, beta: beta2 }));
+    let d = cfg
+        .derive_with(&fafft_config::artefacts::Baseline)
+        .expect("the two-moduli configuration derives");
+    let prov = Provenance {
+        command: command_of(&cfg, &dir),
+        tool_version: fafft_config::spec::TOOL_VERSION.into(),
+    };
+    std::fs::create_dir_all(dir.join(fafft_config::spec::SECOND_DIR)).expect("mkdir second");
+    sync_dir(&dir, &render(&d, &prov).files);
+    dir.join("params.json")
+}
+
+/// Copies an export folder (with its second/ folder).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("dir") {
+        let e = e.expect("entry");
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).expect("copy");
+        }
+    }
 }
 
 fn exports() -> &'static [PathBuf; 3] {
@@ -415,6 +447,116 @@ fn hqc1_split() {
         .find(|x| x.component == "residual product f1·g1")
         .expect("residual row");
     assert_eq!(row.counted_instructions, Some(st.residue_product));
+}
+
+#[test]
+fn hqc3_two_moduli() {
+    no_kat_dir();
+    // the planner's HQC-3 rank-2 plan: 2^16 (+) 2^13
+    let p = export_two_moduli("hqc3-two-moduli", 35_851, 11, 0x0011_2c53, 8, 0x0093_b187);
+    let r = run(&args(&p, &Flavour::ALL, 2));
+    assert!(
+        r.passed,
+        "HQC-3 two-moduli board run failed:\n{}",
+        failures(&r)
+    );
+    for name in [
+        "firmware: test_mul: two moduli: F2(W) table = forward2(W)",
+        "firmware: test_mul: two moduli: all-ones product = schoolbook",
+        "firmware: test_mul: CRT product = schoolbook product",
+        "firmware: test_mul: ring product = schoolbook mod x^n - 1",
+        "firmware: board and host print the same product hashes",
+    ] {
+        assert!(check(&r, name).passed, "{name}");
+    }
+    assert_eq!(r.kat.len(), 2);
+    for k in &r.kat {
+        assert_eq!(
+            (k.passed, k.run, k.qemu_exit),
+            (2, 2, Some(0)),
+            "{}",
+            k.flavour
+        );
+    }
+    assert_eq!(r.params.second.as_ref().map(|s| s.l), Some(8));
+    let stages = r.counts.stages.as_ref().expect("stages");
+    let st = &stages.instructions;
+    let region = |l: &str| {
+        stages
+            .regions
+            .iter()
+            .find(|(n, _)| n == l)
+            .map(|x| x.1)
+            .unwrap_or(0)
+    };
+    // two forwards at N1 and three at N2, one inverse each, the reductions, the reconstruction
+    assert_eq!(
+        st.forward,
+        region("forward(f)")
+            + region("forward(g)")
+            + region("forward2(f mod M2)")
+            + region("forward2(g mod M2)")
+            + region("forward2(h1 mod M2)")
+    );
+    assert_eq!(st.inverse, region("inverse") + region("inverse2(u)"));
+    assert_eq!(
+        st.residue_product,
+        region("twomod: f mod M2") + region("twomod: g mod M2")
+    );
+    assert!(region("twomod: h1 + M1*u") > 0 && st.reconstruction > region("twomod: h1 + M1*u"));
+    let model = r.model.as_ref().expect("model");
+    let row = model
+        .rows
+        .iter()
+        .find(|x| x.component == "reductions f, g mod M2")
+        .expect("reductions row");
+    assert_eq!(row.counted_instructions, Some(st.residue_product));
+}
+
+#[test]
+fn invalid_second_is_an_error() {
+    no_kat_dir();
+    let good = export_two_moduli(
+        "hqc3-two-moduli-src",
+        35_851,
+        11,
+        0x0011_2c53,
+        8,
+        0x0093_b187,
+    );
+    let root = exports_root().join("invalid-second");
+    let _ = std::fs::remove_dir_all(&root);
+    let src = good.parent().expect("dir");
+    let text = std::fs::read_to_string(&good).expect("read");
+    let orig: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let cases: [(&str, &dyn Fn(&mut serde_json::Value), &str); 3] = [
+        (
+            "l7",
+            &|v| v["second"]["l"] = serde_json::json!(7),
+            "N1 + N2 = 65536 + 4096",
+        ),
+        (
+            "l4",
+            &|v| v["second"]["l"] = serde_json::json!(4),
+            "outside 5..=11",
+        ),
+        (
+            "c",
+            &|v| v["c"] = serde_json::json!(6912),
+            "no residue ring",
+        ),
+    ];
+    for (tag, edit, needle) in cases {
+        let d = root.join(tag);
+        copy_tree(src, &d);
+        let mut v = orig.clone();
+        edit(&mut v);
+        fafft_config::spec::restamp(&mut v);
+        std::fs::write(d.join("params.json"), v.to_string()).expect("write");
+        let a = BoardArgs::new(d.join("params.json"));
+        expect_err(&a, "field `second`");
+        expect_err(&a, needle);
+    }
 }
 
 #[test]

@@ -981,8 +981,9 @@ impl Ctx<'_> {
         let cost_v1 = Breakdown::new(fwd, pw, inv, res, rec, &self.cfg.table);
         // Calibrated transforms (docs/cost-model.md §4): the forward transforms of both sizes,
         // one extra forward at N2 (c1 mod M2, all N2 bits), the pointwise products (one extra
-        // at N2) and both inverses. The reductions and the general CRT have no firmware to
-        // calibrate against: they keep the v1 operation counts under the cost table.
+        // at N2) and both inverses. The reductions and the general CRT are measured by the
+        // two-moduli driver (fafft/twomod.c) but no row of the fit covers them: they keep the
+        // v1 operation counts under the cost table.
         let a = calibrated_cost(&t1.xor_programs, self.n, None, fc, None)?;
         let b = calibrated_cost(&t2.xor_programs, self.n, None, fc, None)?;
         let extra = calibrated_cost(&t2.xor_programs, n2, None, 1, None)?;
@@ -1017,7 +1018,7 @@ impl Ctx<'_> {
             model,
             cost_v1,
             uncalibrated: vec![
-                "reconstruction: v1 operation counts under the cost table (the dense M1^-1 mod M2 step and M1·u have no firmware)".into(),
+                "residue and reconstruction: v1 operation counts under the cost table (the reductions mod M2, D·F2(W) and M1·u are measured by the two-moduli driver, results/two-moduli/, but no row of the fit covers them)".into(),
             ],
         })
     }

@@ -188,6 +188,12 @@ pub fn export_layout(
     progress: bool,
 ) -> Result<Export, ExportError> {
     cfg.validate()?;
+    if layout == Layout::Artifact && cfg.second.is_some() {
+        return Err(dir_err(
+            out,
+            "the artifact layout is for the published firmware, which has one modulus; export two moduli in the project layout".into(),
+        ));
+    }
     if layout == Layout::Artifact && cfg.split.is_some() {
         return Err(dir_err(
             out,
@@ -254,6 +260,13 @@ pub struct ExportArgs {
     /// Words of the split's residual product f1·g1 (32·W ≥ n − k; f1, g1 zero-padded).
     #[arg(long, requires = "split_k")]
     pub split_words: Option<u64>,
+    /// l of a second FAFFT modulus (two coprime moduli, docs/fafft.md §9.8; with --second-beta
+    /// and --c 0): N1 + N2 ≥ 2n − 1, 5 ≤ l2 ≤ l.
+    #[arg(long, requires = "second_beta", conflicts_with = "split_k")]
+    pub second_l: Option<u32>,
+    /// β of the second modulus (tower hex); M1, M2 must be coprime.
+    #[arg(long, requires = "second_l")]
+    pub second_beta: Option<String>,
     /// Output directory (written atomically).
     #[arg(long)]
     pub out: PathBuf,
@@ -281,7 +294,18 @@ impl ExportArgs {
             }
             _ => None,
         };
-        Ok(ExportConfig::new(self.m, self.l, beta, chain, self.c, self.n).with_split(split))
+        let second = match (self.second_l, &self.second_beta) {
+            (Some(l), Some(b)) => Some(fafft_config::rules::Second {
+                l,
+                beta: parse_u32(b).map_err(ConfigError::from)?,
+            }),
+            _ => None,
+        };
+        Ok(
+            ExportConfig::new(self.m, self.l, beta, chain, self.c, self.n)
+                .with_split(split)
+                .with_second(second),
+        )
     }
 }
 
@@ -309,9 +333,17 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         e.derived.big_n,
         cfg.c,
         cfg.n,
-        match &cfg.split {
-            Some(s) => format!(", split k = {} (residual {} words)", s.k, s.residual_words),
-            None => String::new(),
+        match (&cfg.split, &e.derived.second) {
+            (Some(s), _) => format!(", split k = {} (residual {} words)", s.k, s.residual_words),
+            (None, Some(s2)) => format!(
+                ", second modulus l = {}, β = {:#010x} (N2 = {}, wt(M2) = {}, wt(W) = {})",
+                s2.block.cfg.l,
+                s2.block.cfg.beta,
+                s2.block.big_n,
+                s2.block.modulus.weight(),
+                s2.w.weight()
+            ),
+            (None, None) => String::new(),
         },
         cfg.beta,
         e.derived.modulus.weight(),

@@ -561,9 +561,29 @@ pub fn render_error(e: &ModelError) -> String {
 pub fn not_buildable(p: &Plan, m: u32) -> Option<String> {
     match p.kind {
         PlanKind::TwoModuli => {
-            return Some(
-                "two coprime FAFFT moduli: the firmware (hqc-verify/board/firmware/fafft/fafft.c, crt_product) runs one FAFFT modulus with an optional x^c ring, and params.json (schema 2) describes one modulus; it lacks a second transform size in one image, the reduction of the operands and of c1 mod M2, the transformed M1^-1 mod M2 and the general CRT of docs/fafft.md §9.8 (docs/cost-model.md §5)".into(),
-            )
+            // The firmware's two-moduli driver (fafft/twomod.c, docs/firmware-layout.md §14)
+            // takes the second modulus from the export (params.json `second`); the rule is the
+            // exporter's, coprimality and β2 are checked when it derives.
+            let (Some(t1), Some(t2)) = (p.transforms.first(), p.transforms.get(1)) else {
+                return Some("a two-moduli plan without its two transforms".into());
+            };
+            let beta2 = match fafft_config::beta::parse_u32(&t2.beta) {
+                Ok(b) => b,
+                Err(e) => return Some(format!("second modulus beta {}: {e}", t2.beta)),
+            };
+            let second = fafft_config::rules::Second {
+                l: t2.l,
+                beta: beta2,
+            };
+            // the planner's plans satisfy N1 + N2 >= 2n - 1; the rest of the rule needs no n
+            // (n = (N1 + N2 + 1) / 2 is the largest the pair holds)
+            let n_max = (t1.n_bits + t2.n_bits + 1) / 2;
+            if let Err(e) = fafft_config::rules::check_second(&second, m, t1.l, n_max, 0, None) {
+                return Some(format!(
+                    "the second modulus l = {}, beta = {}: {e}",
+                    t2.l, t2.beta
+                ));
+            }
         }
         PlanKind::Karatsuba2 => {
             // The firmware's split driver (split_product in fafft.c) takes k and the residual
@@ -621,13 +641,49 @@ pub fn export_split(p: &Plan) -> Option<fafft_config::rules::Split> {
     })
 }
 
+/// The second modulus a plan is exported with (`search export --second-l L --second-beta B`):
+/// Some for a two-moduli plan (its second transform).
+pub fn export_second(p: &Plan) -> Option<fafft_config::rules::Second> {
+    if p.kind != PlanKind::TwoModuli {
+        return None;
+    }
+    let t2 = p.transforms.get(1)?;
+    let beta = fafft_config::beta::parse_u32(&t2.beta).ok()?;
+    Some(fafft_config::rules::Second { l: t2.l, beta })
+}
+
 /// The residue size a plan is exported with: 0 for a karatsuba2 plan (its `c` is the
-/// residual's size, and a split export has no residue ring), else the plan's c.
+/// residual's size, and a split export has no residue ring) and for a two-moduli plan (its `c`
+/// is N2), else the plan's c.
 pub fn export_c(p: &Plan) -> u64 {
-    if p.kind == PlanKind::Karatsuba2 {
+    if p.kind == PlanKind::Karatsuba2 || p.kind == PlanKind::TwoModuli {
         0
     } else {
         p.c
+    }
+}
+
+/// True when the params.json at `params` records exactly `second` (l and β; None: no
+/// `second` field).
+pub fn export_second_matches(params: &Path, second: Option<&fafft_config::rules::Second>) -> bool {
+    let Ok(text) = std::fs::read_to_string(params) else {
+        return false;
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    let stored = v.get("second").map(|x| {
+        (
+            x.get("l").and_then(|l| l.as_u64()),
+            x.get("beta")
+                .and_then(|b| b.as_str())
+                .and_then(|b| fafft_config::beta::parse_u32(b).ok()),
+        )
+    });
+    match (stored, second) {
+        (None, None) => true,
+        (Some((l, b)), Some(s)) => l == Some(u64::from(s.l)) && b == Some(s.beta),
+        _ => false,
     }
 }
 
@@ -857,9 +913,11 @@ pub fn measure_plans(
         let chain = Chain::parse(&t0.chain).map_err(|e| CrtError::Chain(e))?;
         let dir = work.join(format!("rank-{}", p.rank));
         let split = export_split(p);
+        let second = export_second(p);
         let cfg =
             crate::export::ExportConfig::new(report.m, t0.l, beta, chain, export_c(p), report.n)
-                .with_split(split);
+                .with_split(split)
+                .with_second(second);
         if export_matches(
             &dir.join("params.json"),
             report.m,
@@ -869,6 +927,7 @@ pub fn measure_plans(
             export_c(p),
             report.n,
         ) && export_split_matches(&dir.join("params.json"), split.as_ref())
+            && export_second_matches(&dir.join("params.json"), second.as_ref())
         {
             eprintln!(
                 "measure: plan {} ({}): reusing the export in {} (same configuration; the board verifies it)",

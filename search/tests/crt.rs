@@ -465,7 +465,21 @@ fn measure_refuses_plans_the_firmware_cannot_build() {
         .iter()
         .find(|p| p.kind == PlanKind::TwoModuli)
         .expect("two-moduli plan");
-    assert!(not_buildable(two, 32).is_some_and(|w| w.contains("two coprime FAFFT moduli")));
+    // two moduli are buildable (the firmware's two-moduli driver, params.json `second`) and
+    // exported with c = 0 and the second modulus; a second transform outside the firmware's
+    // range is refused naming it
+    assert_eq!(not_buildable(two, 32), None);
+    assert_eq!(search::measure::export_c(two), 0);
+    let s2 = search::measure::export_second(two).expect("second modulus");
+    assert_eq!((s2.l, s2.beta), (8, 0x0093_b187));
+    let mut bad = two.clone();
+    bad.transforms[1].l = 4;
+    assert!(
+        not_buildable(&bad, 32).is_some_and(|w| w.contains("second modulus l = 4")),
+        "{:?}",
+        not_buildable(&bad, 32)
+    );
+    assert!(not_buildable(two, 16).is_some());
     let res = r
         .plans
         .iter()

@@ -38,6 +38,7 @@ fn hqc1() -> ExportConfig {
         n: 17_669,
         chain: Chain::Artifact,
         split: None,
+        second: None,
     }
 }
 
@@ -488,6 +489,7 @@ fn hqc3_and_hqc5_tables() {
         n: 35_851,
         chain: Chain::Artifact,
         split: None,
+        second: None,
     };
     let e3 = do_export(&cfg3, &dir.join("hqc3"), false)
         .expect("export hqc3")
@@ -536,6 +538,7 @@ fn hqc3_and_hqc5_tables() {
         n: 57_637,
         chain: Chain::Default,
         split: None,
+        second: None,
     };
     let out5 = dir.join("hqc5");
     let e5 = do_export(&cfg5, &out5, false).expect("export hqc5").derived;
@@ -566,6 +569,7 @@ fn gamma_11_is_omitted_outside_v21() {
         n: 17_669,
         chain: Chain::Default,
         split: None,
+        second: None,
     };
     let e = cfg.derive().expect("derive");
     assert!(e.gamma_extra.is_empty());
@@ -672,6 +676,31 @@ fn errors_write_nothing() {
             other => panic!("k = {k}: expected a split error, got {other:?}"),
         }
     }
+    // a second modulus (search export --second-l L --second-beta B) the rule refuses: HQC-3
+    // with M1 of l = 11, c = 0 (docs/fafft.md §9.8)
+    let second = |l: u32, c: u64| ExportConfig {
+        l: 11,
+        beta: 0x0011_2c53,
+        n: 35_851,
+        c,
+        chain: Chain::Default,
+        second: Some(fafft_config::rules::Second {
+            l,
+            beta: 0x0093_b187,
+        }),
+        ..hqc1()
+    };
+    for (l, c, want) in [
+        (7, 0, "N1 + N2 = 65536 + 4096 = 69632 < 2n - 1 = 71701"),
+        (4, 0, "outside 5..=11"),
+        (12, 0, "outside 5..=11"),
+        (8, 6912, "no residue ring"),
+    ] {
+        match rule(&try_cfg(second(l, c))) {
+            Some(RuleError::Second(e)) => assert!(e.to_string().contains(want), "l = {l}: {e}"),
+            other => panic!("l = {l}: expected a second-modulus error, got {other:?}"),
+        }
+    }
     // a wrong explicit chain
     assert!(matches!(
         try_cfg(ExportConfig {
@@ -767,6 +796,8 @@ fn beta_parses_as_everywhere() {
         layout: "project".into(),
         split_k: None,
         split_words: None,
+        second_l: None,
+        second_beta: None,
     };
     for bad in ["+28b51f", "-1", "0x", "0x123456789", "28_b51f"] {
         assert!(
@@ -814,6 +845,7 @@ fn artifact_layout_is_the_drop_in_set() {
         beta: 0x0028_b51f,
         chain: Chain::Default,
         split: None,
+        second: None,
         ..hqc1()
     };
     let e = export::export_layout(&cfg, &out, false, Layout::Artifact, false).expect("export");

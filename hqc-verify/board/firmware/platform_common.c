@@ -20,7 +20,7 @@ void put_u32(uint32_t x)
 
 void put_line(const char *s) { plat_puts(s); plat_puts("\n"); }
 
-#define BENCH_MAX 128   /* a split product (fafft.c, split_product) records 41 regions, twice in bench_mul */
+#define BENCH_MAX 192   /* a split product (fafft.c, split_product) records 41 regions, a two-moduli product (twomod.c) 54, twice in bench_mul */
 static const char *bench_labels[BENCH_MAX];
 static unsigned bench_n;
 

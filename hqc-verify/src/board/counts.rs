@@ -112,7 +112,44 @@ pub(crate) fn product_counts(p: &Paths, timeout: u64, ck: &mut Checks, counts: &
 /// `forward(f0)`) has four forward transforms, two pointwise products and two inverses, all of
 /// the same sizes; its residue product is the residual `f1*g1`, its reconstruction the
 /// additions (the operand sums and the combination).
-fn figures(total: u64, split: bool, get: impl Fn(&str) -> u64) -> StageFigures {
+///
+/// A two-moduli export (docs/fafft.md §9.8, `twomod_product` in fafft/twomod.c, recognised by
+/// its region `forward2(f mod M2)`) has the two forwards, the pointwise product and the inverse
+/// of the first transform (inside `fafft_mul`) and three forwards, two pointwise products and
+/// one inverse of the second (labels `forward2(..)`, `pointwise2(..)`, `inverse2(u)`; the
+/// second instance's inner stages carry the prefix `m2.`). As the planner prices it
+/// (`search::crt_plan`, two_moduli), its residue product is the reductions of f and g mod M2,
+/// its reconstruction the reduction of h1 mod M2, `D = E + F2(h1 mod M2)` and `h1 + M1·u`.
+fn figures(total: u64, split: bool, twomod: bool, get: impl Fn(&str) -> u64) -> StageFigures {
+    if twomod {
+        return StageFigures {
+            instrumented_total: total,
+            forward: get("forward(f)")
+                + get("forward(g)")
+                + get("forward2(f mod M2)")
+                + get("forward2(g mod M2)")
+                + get("forward2(h1 mod M2)"),
+            pointwise: get("pointwise") + get("pointwise2(E)") + get("pointwise2(D.F2(W))"),
+            inverse: get("inverse") + get("inverse2(u)"),
+            residue_product: get("twomod: f mod M2") + get("twomod: g mod M2"),
+            reconstruction: get("twomod: h1 mod M2")
+                + get("twomod: D = E + F2(h1 mod M2)")
+                + get("twomod: h1 + M1*u"),
+            fold: get("fold mod x^n-1"),
+            butterflies: 2 * get("fwd.btfy")
+                + get("inv.btfy")
+                + 3 * get("m2.fwd.btfy")
+                + get("m2.inv.btfy"),
+            basis_cvt: 2 * get("fwd.basis_cvt")
+                + get("inv.basis_cvt")
+                + 3 * get("m2.fwd.basis_cvt")
+                + get("m2.inv.basis_cvt"),
+            encode_decode: 2 * get("fwd.encode")
+                + get("inv.decode")
+                + 3 * get("m2.fwd.encode")
+                + get("m2.inv.decode"),
+        };
+    }
     if split {
         return StageFigures {
             instrumented_total: total,
@@ -146,6 +183,8 @@ fn figures(total: u64, split: bool, get: impl Fn(&str) -> u64) -> StageFigures {
 
 /// The region that marks a split product's stages ([`figures`]).
 pub(crate) const SPLIT_MARKER: &str = "forward(f0)";
+/// The region that marks a two-moduli product's stages ([`figures`]).
+pub(crate) const TWOMOD_MARKER: &str = "forward2(f mod M2)";
 
 /// Stage totals from the regions of `bench_stages.elf` (last occurrence of each label).
 pub(crate) fn stages_of(regions: &[CountedRegion]) -> Option<Stages> {
@@ -159,10 +198,11 @@ pub(crate) fn stages_of(regions: &[CountedRegion]) -> Option<Stages> {
     let find = |l: &str| last.iter().find(|e| e.label == l);
     let outer = last.iter().find(|e| e.label.starts_with("hqc_ring_mul"))?;
     let split = find(SPLIT_MARKER).is_some();
-    let instructions = figures(outer.instructions, split, |l| {
+    let twomod = find(TWOMOD_MARKER).is_some();
+    let instructions = figures(outer.instructions, split, twomod, |l| {
         find(l).map(|e| e.instructions).unwrap_or(0)
     });
-    let cycles = figures(outer.cycles, split, |l| {
+    let cycles = figures(outer.cycles, split, twomod, |l| {
         find(l).map(|e| e.cycles).unwrap_or(0)
     });
     let share = |x: u64| round4(x as f64 / instructions.instrumented_total.max(1) as f64);
@@ -297,6 +337,45 @@ mod tests {
         assert_eq!(i.reconstruction, 8);
         assert_eq!(i.butterflies, 4 * 5 + 2 * 7);
         assert_eq!(i.fold, 1);
+    }
+
+    #[test]
+    fn two_moduli_stages_are_summed() {
+        let r: Vec<CountedRegion> = [
+            ("fwd.btfy", 5),
+            ("forward(f)", 10),
+            ("forward(g)", 11),
+            ("pointwise", 3),
+            ("inv.btfy", 7),
+            ("inverse", 9),
+            ("fafft_mul", 40),
+            ("twomod: f mod M2", 2),
+            ("m2.fwd.btfy", 1),
+            ("forward2(f mod M2)", 4),
+            ("twomod: g mod M2", 2),
+            ("forward2(g mod M2)", 4),
+            ("pointwise2(E)", 1),
+            ("twomod: h1 mod M2", 6),
+            ("forward2(h1 mod M2)", 4),
+            ("twomod: D = E + F2(h1 mod M2)", 1),
+            ("pointwise2(D.F2(W))", 1),
+            ("m2.inv.btfy", 2),
+            ("inverse2(u)", 3),
+            ("twomod: h1 + M1*u", 8),
+            ("fold mod x^n-1", 1),
+            ("hqc_ring_mul (product + fold)", 90),
+        ]
+        .iter()
+        .map(|(a, b)| region(a, *b))
+        .collect();
+        let s = stages_of(&r).expect("stages");
+        let i = &s.instructions;
+        assert_eq!(i.forward, 10 + 11 + 3 * 4);
+        assert_eq!(i.pointwise, 3 + 1 + 1);
+        assert_eq!(i.inverse, 9 + 3);
+        assert_eq!(i.residue_product, 4);
+        assert_eq!(i.reconstruction, 6 + 1 + 8);
+        assert_eq!(i.butterflies, 2 * 5 + 7 + 3 + 2);
     }
 
     #[test]

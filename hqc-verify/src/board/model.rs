@@ -102,6 +102,45 @@ fn split_breakdown(
     ))
 }
 
+/// The v1 model of a two-moduli export, as `search crt` prices the plan's v1 operation counts
+/// (`search::crt_plan`, two_moduli; docs/fafft.md §9.8): the forwards of both operands at both
+/// sizes and the extra forward of `h1 mod M2`, the pointwise products (one at N1, two at N2),
+/// one inverse of each size; residue = the reductions of the operands (mod M2, and mod M1 when
+/// n > N1); reconstruction = the reduction of h1 mod M2, `D = E + F2(h1 mod M2)`, the copy of h1
+/// and the sparse `M1·u`.
+fn two_moduli_breakdown(
+    d: &fafft_config::derive::Derived,
+    s2: &fafft_config::derive::SecondDerived,
+    n: u64,
+    table: &CostTable,
+) -> Result<fafft_config::cost::Breakdown, BoardError> {
+    use fafft_config::cost::{
+        forward_ops, inverse_ops, pointwise_ops, sparse_count, sparse_ops, sparse_reduce_ops,
+    };
+    let (tc1, tc2) = (d.tp.consts(), s2.block.tp.consts());
+    let (n1, n2) = (d.big_n, s2.block.big_n);
+    let fc = FORWARD_TRANSFORMS;
+    let fwd = forward_ops(&tc1, 2 * n <= n1) * fc
+        + forward_ops(&tc2, false) * fc
+        + forward_ops(&tc2, false);
+    let pw = pointwise_ops(tc1.m, tc1.l).map_err(model_err)?
+        + pointwise_ops(tc2.m, tc2.l).map_err(model_err)? * 2;
+    let inv = inverse_ops(&tc1) + inverse_ops(&tc2);
+    let c2 = &s2.block.residue_counts;
+    let res = sparse_reduce_ops(c2, n2, n) * fc + sparse_reduce_ops(&d.residue_counts, n1, n) * fc;
+    let rec = sparse_reduce_ops(c2, n2, n1)
+        + OpCount::vxor(n2 / 32)
+        + OpCount {
+            load: n1 / 32,
+            store: n1 / 32,
+            ..Default::default()
+        }
+        + sparse_ops(sparse_count(&d.residue_counts, n2 / 32));
+    Ok(fafft_config::cost::Breakdown::new(
+        fwd, pw, inv, res, rec, table,
+    ))
+}
+
 /// The cost model of this configuration beside the counts.
 pub(crate) fn model_comparison(
     cfg: &Config,
@@ -111,6 +150,65 @@ pub(crate) fn model_comparison(
     let c = cfg.info.c;
     let table = CostTable::default();
     let tc = d.tp.consts();
+    if let Some(s2) = &d.second {
+        let b = two_moduli_breakdown(d, s2, cfg.info.n, &table)?;
+        let st = counts.stages.as_ref();
+        let both = |f: fn(&StageFigures) -> u64| st.map(|s| (f(&s.instructions), f(&s.cycles)));
+        let total = Component {
+            ops: b.forward.ops
+                + b.pointwise.ops
+                + b.inverse.ops
+                + b.residue.ops
+                + b.reconstruction.ops,
+            cycles: b.total_cycles,
+        };
+        let product_counted = match (counts.ring_product, counts.ring_product_cycles, st) {
+            (Some(p), Some(pc), Some(s)) => Some((
+                p.saturating_sub(s.instructions.fold),
+                pc.saturating_sub(s.cycles.fold),
+            )),
+            _ => None,
+        };
+        let rows = vec![
+            row(
+                "forward (two at N1, three at N2)",
+                &b.forward,
+                both(|s| s.forward),
+            ),
+            row(
+                "pointwise (one at N1, two at N2)",
+                &b.pointwise,
+                both(|s| s.pointwise),
+            ),
+            row(
+                "inverse (one at N1, one at N2)",
+                &b.inverse,
+                both(|s| s.inverse),
+            ),
+            row(
+                "reductions f, g mod M2",
+                &b.residue,
+                both(|s| s.residue_product),
+            ),
+            row(
+                "reconstruction (h1 mod M2, D, h1 + M1·u)",
+                &b.reconstruction,
+                both(|s| s.reconstruction),
+            ),
+            row(
+                "product without the fold (ring product − fold)",
+                &total,
+                product_counted,
+            ),
+        ];
+        return Ok(ModelComparison {
+            cost_model_version: COST_MODEL_VERSION.into(),
+            cost_table: table.name.clone(),
+            residue_method: None,
+            truncated_encode: 2 * cfg.info.n <= d.big_n,
+            rows,
+        });
+    }
     if let Some(s) = &cfg.verified.params.split {
         let (b, method) = split_breakdown(&tc, cfg.info.n, s, &table)?;
         let st = counts.stages.as_ref();

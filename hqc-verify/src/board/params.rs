@@ -105,6 +105,7 @@ pub fn load(path: &Path, want: Option<Level>) -> Result<Config, BoardError> {
         big_n: p.big_n,
         c: p.c,
         split: p.split,
+        second: p.second.clone(),
         n: p.n,
         beta: format!("{:#010x}", p.beta.0),
         chain: p.chain.kind.clone(),

@@ -47,6 +47,13 @@ pub fn render_text(r: &BoardReport) -> String {
             sp.k, sp.residual_words
         );
     }
+    if let Some(s2) = &p.second {
+        let _ = writeln!(
+            s,
+            "  two moduli (docs/fafft.md §9.8): second transform l = {}, N2 = {}, beta = {:#010x}, wt(M2) = {}, wt(W) = {}, files in {}/",
+            s2.l, s2.big_n, s2.beta.0, s2.weight, s2.w_weight, s2.dir
+        );
+    }
     let _ = writeln!(s, "  params: {}", p.file);
     let _ = writeln!(
         s,
@@ -157,48 +164,58 @@ pub fn render_text(r: &BoardReport) -> String {
         let tot = Some((i.instrumented_total, c.instrumented_total));
         type Pick = fn(&super::report::StageFigures) -> u64;
         let split = r.params.split.is_some();
+        let twomod = r.params.second.is_some();
+        let pick = |sp: &'static str, tm: &'static str, one: &'static str| {
+            if split {
+                sp
+            } else if twomod {
+                tm
+            } else {
+                one
+            }
+        };
         let rows: [(&str, Pick); 10] = [
             ("  instrumented product (nested markers)", |x| {
                 x.instrumented_total
             }),
             (
-                if split {
-                    "    forward (4×, k-bit inputs)"
-                } else {
-                    "    forward (2×)"
-                },
+                pick(
+                    "    forward (4×, k-bit inputs)",
+                    "    forward (2× at N1, 3× at N2)",
+                    "    forward (2×)",
+                ),
                 |x| x.forward,
             ),
             (
-                if split {
-                    "    pointwise (2×)"
-                } else {
-                    "    pointwise"
-                },
+                pick(
+                    "    pointwise (2×)",
+                    "    pointwise (1× at N1, 2× at N2)",
+                    "    pointwise",
+                ),
                 |x| x.pointwise,
             ),
             (
-                if split {
-                    "    inverse (2×)"
-                } else {
-                    "    inverse"
-                },
+                pick(
+                    "    inverse (2×)",
+                    "    inverse (1× at N1, 1× at N2)",
+                    "    inverse",
+                ),
                 |x| x.inverse,
             ),
             (
-                if split {
-                    "    residual product f1·g1"
-                } else {
-                    "    residue product"
-                },
+                pick(
+                    "    residual product f1·g1",
+                    "    reductions f, g mod M2",
+                    "    residue product",
+                ),
                 |x| x.residue_product,
             ),
             (
-                if split {
-                    "    split additions"
-                } else {
-                    "    reconstruction"
-                },
+                pick(
+                    "    split additions",
+                    "    reconstruction (h1 mod M2, D, h1 + M1·u)",
+                    "    reconstruction",
+                ),
                 |x| x.reconstruction,
             ),
             ("    fold", |x| x.fold),

@@ -37,7 +37,9 @@ impl RoutineCount {
     pub fn of(d: &fafft_config::derive::Derived) -> (Vec<RoutineCount>, RoutineCount) {
         use fafft_config::routines::Matrix;
         let ng = (1u64 << d.cfg.l) / 32;
-        // transforms per product: 2 forwards and 1 inverse, twice that with a split export
+        // transforms per product: 2 forwards and 1 inverse, twice that with a split export (a
+        // two-moduli export: these are the first transform's routines; the second instance's
+        // are counted in its own regions)
         let per = if d.cfg.split.is_some() { 2 } else { 1 };
         let v: Vec<RoutineCount> = d
             .routines
@@ -171,6 +173,9 @@ pub struct ParamsInfo {
     /// The 2-Karatsuba split of a split export (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split: Option<fafft_config::rules::Split>,
+    /// The second modulus of a two-moduli export (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second: Option<fafft_config::spec::SecondSpec>,
     /// HQC n.
     pub n: u64,
     /// β (tower hex).

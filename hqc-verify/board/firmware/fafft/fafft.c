@@ -16,16 +16,22 @@
 #endif
 #endif
 #include "bs_tower_gen.h"
+/* FAFFT_STAGE_PREFIX: a string literal put before every stage label (the second instance of a
+   two-moduli build is compiled with "m2."; Makefile) */
+#ifndef FAFFT_STAGE_PREFIX
+#define FAFFT_STAGE_PREFIX ""
+#endif
 #ifdef FAFFT_BENCH_STAGES
 #include "platform.h"
 #define STAGE_START() bench_start()
-#define STAGE_STOP(s) BENCH_STOP(s)
+#define STAGE_STOP(s) BENCH_STOP(FAFFT_STAGE_PREFIX s)
 #else
 #define STAGE_START() ((void)0)
 #define STAGE_STOP(s) ((void)0)
 #endif
 
 #define NG FAFFT_NGROUPS
+#define NGS FAFFT_NGSTORE   /* stored groups (= NG for l >= 10) */
 
 /* ------------------------------------------------------------------ word helpers */
 /* dst[0..n) ^= src[0..n); on the M4 eight words per iteration with LDM/STM */
@@ -534,7 +540,7 @@ static union {
     uint32_t w[FAFFT_WORDS];
     fafft_vals_t v;
 } fbuf_u;
-_Static_assert(sizeof(fafft_vals_t) == FAFFT_WORDS * sizeof(uint32_t), "one transform = 2^l words");
+_Static_assert(sizeof(fafft_vals_t) == NGS * 32u * sizeof(uint32_t) && NGS * 32u >= FAFFT_WORDS, "one transform = 2^l words (padded to 32 groups for l < 10)");
 #define fbuf (fbuf_u.w)
 #define EBC_MAXOPS 8192
 /* one op = byte offsets of the destination (bits 31..16) and source (15..0) element */
@@ -778,7 +784,7 @@ void fafft_decode(uint32_t *g, fafft_vals_t *v)
    gamma part: XOR program / matrix on the 32 bit-planes; s0 part: bitsliced subfield product
    with per-position constants given by precomputed Karatsuba leaves. */
 #define WG_F8(L) ((FAFFT_L - (L) + 1) <= 8)     /* s0 values of layer L lie in F_256 */
-static uint32_t wg_lv[5][NG / 2][BS_LEAVES16]; /* layers L = 1..5 (layout B), per pair */
+static uint32_t wg_lv[5][NGS / 2][BS_LEAVES16]; /* layers L = 1..5 (layout B), per pair */
 #if (FAFFT_L - 6 + 1) > 8
 #error "cross-group s0 constants outside F_256"
 #endif
@@ -790,7 +796,13 @@ static uint32_t wg_lv[5][NG / 2][BS_LEAVES16]; /* layers L = 1..5 (layout B), pe
    Layout B (layers 5..1, pointwise, returned by fafft_forward): within each block of 32 groups
    the 32x32 element matrix is transposed: point i = 32b + t (b = 32 bh + bl) sits in group
    32 bh + t at bit bl.  Then layers 5..1 pair whole groups too; their constants vary with the
-   bit position, and are handled by per-pair precomputed leaves. */
+   bit position, and are handled by per-pair precomputed leaves.
+   l < 10 (NG < 32 groups): the value arrays hold one whole block of NGS = 32 groups. Encode
+   fills groups 0..NG-1 (layout A) and layers l..6 use only them; the transposition then puts
+   point i = 32 bl + t (bl < NG) in group t at bit bl, and bit positions NG..31 of every group
+   belong to no point: layers 5..1 and the pointwise products compute them (bitsliced, they do
+   not mix bit positions) and the inverse transposition returns them to groups NG..31, which
+   Decode never reads. Costs: layers 5..1 and the pointwise product on 32 groups, not NG. */
 static inline unsigned pair_group(unsigned L, unsigned p)
 {
     /* p-th group with bit (L-1) clear */
@@ -801,7 +813,7 @@ static inline unsigned pair_group(unsigned L, unsigned p)
 static void build_leaves(void)
 {
     for (unsigned L = 1; L <= 5; L++)
-        for (unsigned p = 0; p < NG / 2; p++) {
+        for (unsigned p = 0; p < NGS / 2; p++) {
             unsigned g = pair_group(L, p), bh = g >> 5, gl = g & 31;
             uint32_t S[16] = {0};
             for (unsigned t = 0; t < 32; t++) {
@@ -882,7 +894,7 @@ static void btfy_cross(fafft_vals_t *v, unsigned L, int inverse)
 static void btfy_low(fafft_vals_t *v, unsigned L, int inverse)
 {
     unsigned h = 1u << (L - 1), j = FAFFT_L - L + 1;
-    for (unsigned p = 0; p < NG / 2; p++) {
+    for (unsigned p = 0; p < NGS / 2; p++) {
         unsigned g = pair_group(L, p);
         bfly(v->g[g], v->g[g + h], j, wg_lv[L - 1][p], WG_F8(L), inverse);
     }
@@ -936,7 +948,7 @@ static inline __attribute__((always_inline)) void transpose32_strided(uint32_t *
 
 static void vals_transpose(fafft_vals_t *v)
 {
-    for (unsigned bh = 0; bh < NG / 32; bh++)
+    for (unsigned bh = 0; bh < NGS / 32; bh++)
         for (unsigned k = 0; k < 32; k++) transpose32_strided(&v->g[32 * bh][k]);
 }
 
@@ -956,13 +968,13 @@ void fafft_ibtfy(fafft_vals_t *v)
 
 void fafft_pointwise3(fafft_vals_t *out, const fafft_vals_t *a, const fafft_vals_t *b)
 {
-    for (unsigned g = 0; g < NG; g++) bs_mul32(out->g[g], a->g[g], b->g[g]);
+    for (unsigned g = 0; g < NGS; g++) bs_mul32(out->g[g], a->g[g], b->g[g]);
 }
 
 void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b)
 {
     uint32_t t[32];
-    for (unsigned g = 0; g < NG; g++) {
+    for (unsigned g = 0; g < NGS; g++) {
         bs_mul32(t, a->g[g], b->g[g]);
         memcpy(a->g[g], t, sizeof t);
     }
@@ -998,6 +1010,19 @@ void fafft_inverse(uint32_t *h, fafft_vals_t *v)
 }
 
 static fafft_vals_t va, vb;
+
+/* The transform buffers as scratch for a caller that runs after fafft_mul returns (twomod.c,
+   which so needs no value arrays of its own: RAM): 0 = va, 1 = vb, 2 = the basis-conversion
+   buffer, each FAFFT_NGSTORE * 32 words; NULL otherwise. */
+uint32_t *fafft_scratch(unsigned i)
+{
+    switch (i) {
+    case 0: return &va.g[0][0];
+    case 1: return &vb.g[0][0];
+    case 2: return fbuf_u.w;
+    default: return NULL;
+    }
+}
 
 void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words)
 {
@@ -1463,10 +1488,14 @@ int split_product(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned kw
 }
 #endif
 
+void fafft_xor_words(uint32_t *dst, const uint32_t *src, unsigned n) { xor_into(dst, src, n); }
+
 void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
 {
 #ifdef SPLIT_K
     (void)split_product(h, f, g, SPLIT_KW, SPLIT_RW);   /* valid by the #error checks in fafft.h */
+#elif defined(TWOMOD_L2)
+    twomod_product(h, f, g);
 #else
     STAGE_START();
     fafft_mul(h, f, g, HQC_WORDS);
@@ -1476,9 +1505,10 @@ void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g)
 }
 
 /* ---- split path: transform once, multiply many (key caching, r2 shared by two products) */
-#ifdef SPLIT_K
+#if defined(SPLIT_K) || defined(TWOMOD_L2)
 /* A split export caches nothing: one cached transform would have to hold those of f0 and of
-   f0 + f1. fafft_transform clears the slot and the _pre products are the plain ones. */
+   f0 + f1 (a two-moduli export: those of f and of f mod M2). fafft_transform clears the slot
+   and the _pre products are the plain ones. */
 void fafft_transform(fafft_vals_t *t, const uint32_t *f)
 {
     (void)f;
@@ -1491,7 +1521,7 @@ void fafft_transform(fafft_vals_t *t, const uint32_t *f) { fafft_forward(t, f, H
 void crt_product_pre(uint32_t *h, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
                      const fafft_vals_t *tg)
 {
-#ifdef SPLIT_K
+#if defined(SPLIT_K) || defined(TWOMOD_L2)
     (void)tf; (void)tg;
     crt_product(h, f, g);
 #else
@@ -1602,4 +1632,7 @@ void fafft_init(void)
 #endif
     build_leaves();
     ebc_record();
+#ifdef TWOMOD_L2
+    twomod_init();
+#endif
 }

@@ -18,6 +18,9 @@
 #define FAFFT_WORDS (FAFFT_N / 32u)            /* words of a transform-size polynomial */
 #define FAFFT_NPTS (1u << FAFFT_L)             /* n' */
 #define FAFFT_NGROUPS (FAFFT_NPTS / 32u)       /* bitsliced groups of 32 points */
+/* groups stored per transform: at least one block of 32 (l < 10 pads the value arrays, see
+   fafft.c "layout B"; groups NGROUPS..31 then carry only bit positions of no point) */
+#define FAFFT_NGSTORE (FAFFT_NGROUPS < 32u ? 32u : FAFFT_NGROUPS)
 #define FAFFT_LBITS (FAFFT_L + 5)              /* log2 N */
 #define HQC_WORDS ((HQC_N + 31u) / 32u)
 #define CRT_WORDS (CRT_C / 32u)
@@ -40,6 +43,18 @@
 #define SPLIT_RW_MAX (SPLIT_RW > SPLIT_RW_EDGE ? SPLIT_RW : SPLIT_RW_EDGE)
 /* h = P0 + x^k (S + P2) + x^2k P2: 2 HQC_WORDS words (and the inverse writes N bits of P0) */
 #define PROD_WORDS (2u * HQC_WORDS > FAFFT_WORDS ? 2u * HQC_WORDS : FAFFT_WORDS)
+#elif defined(TWOMOD_L2)
+/* Two coprime FAFFT moduli (docs/fafft.md sec. 9.8): an export with TWOMOD_L2, TWOMOD_N2 in
+   fafft_params.h, no residue ring and its second transform in second/ (twomod.c; the second
+   instance of this file is linked with its symbols renamed m2_*, docs/firmware-layout.md
+   sec. 14). h = h1 + M1 u has N1 + N2 bits. */
+#if CRT_C
+#error "a two-moduli export has no residue ring (CRT_C must be 0)"
+#endif
+#if TWOMOD_N2 > FAFFT_N || FAFFT_N + TWOMOD_N2 < 2 * HQC_N - 1
+#error "invalid second modulus: need N2 <= N1 and N1 + N2 >= 2n - 1"
+#endif
+#define PROD_WORDS ((FAFFT_N + TWOMOD_N2) / 32u)
 #else
 #define PROD_WORDS ((FAFFT_N + CRT_C) / 32u)    /* words of cM + M u (N + c bits) */
 #endif
@@ -48,7 +63,7 @@
 #error "the bitsliced layout needs l >= 5"
 #endif
 
-typedef struct { uint32_t g[FAFFT_NGROUPS][32]; } fafft_vals_t;
+typedef struct { uint32_t g[FAFFT_NGSTORE][32]; } fafft_vals_t;
 
 /* one-time table set-up (basis-conversion tables, butterfly leaves); not part of a product */
 void fafft_init(void);
@@ -102,6 +117,17 @@ uint32_t crt_sinv_q(void);
    when kw is outside SPLIT_KW_MIN..SPLIT_KW_MAX or rw outside HQC_WORDS - kw..SPLIT_RW_MAX. */
 int split_product(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned kw, unsigned rw);
 #endif
+#ifdef TWOMOD_L2
+/* h (PROD_WORDS words) = f*g by the two-moduli CRT (twomod.c); twomod_init sets up the second
+   instance (fafft_init calls it) */
+void twomod_product(uint32_t *h, const uint32_t *f, const uint32_t *g);
+void twomod_init(void);
+#endif
+/* va, vb and the basis-conversion buffer (i = 0, 1, 2; FAFFT_NGSTORE * 32 words each) as
+   scratch after fafft_mul has returned; NULL for another i */
+uint32_t *fafft_scratch(unsigned i);
+/* dst[0..n) ^= src[0..n) (LDM/EOR/STM on the M4) */
+void fafft_xor_words(uint32_t *dst, const uint32_t *src, unsigned n);
 /* r = h mod (x^n - 1), h: 2n-1 bits */
 void hqc_fold(uint32_t *r, const uint32_t *h);
 /* r = f*g mod (x^n - 1) */

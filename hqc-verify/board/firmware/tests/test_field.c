@@ -138,6 +138,7 @@ int main(void)
             fafft_forward(vv, buf1, HQC_WORDS, buf2);
             basis_cvt_ref(buf3, 0);   /* no-op, keeps buf3 = reference BasisCvt */
             fafft_vals_t w2;
+            memset(&w2, 0, sizeof w2);   /* l < 10: the padding groups (fafft.c layout B) */
             fafft_encode(&w2, buf3);
             fafft_btfy(&w2);
             check(memcmp(&w2, vv, sizeof w2) == 0, "forward with truncated BasisCvt = full path");
@@ -154,11 +155,13 @@ int main(void)
         static const unsigned us[] = {0, 1, 2, 31, 32, 1000, 12345, FAFFT_N / 2 - 1, FAFFT_N / 2 + 7, FAFFT_N - 1};
         ok = 1;
         for (unsigned q = 0; q < sizeof us / sizeof us[0]; q++) {
+            if (us[q] >= FAFFT_N) continue;   /* small transforms (l < 9) */
             memset(buf1, 0, sizeof buf1);
             buf1[us[q] / 32] = 1u << (us[q] % 32);
             fafft_forward(&v1, buf1, FAFFT_WORDS, buf2);
             static const unsigned pts[] = {0, 1, 2, 3, 37, 511, FAFFT_NPTS - 1};
             for (unsigned p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+                if (pts[p] >= FAFFT_NPTS) continue;
                 uint32_t x = fafft_gamma[FAFFT_L];
                 for (unsigned j = 0; j < FAFFT_L; j++)
                     if ((pts[p] >> j) & 1) x ^= v[j];
