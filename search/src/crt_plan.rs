@@ -1018,7 +1018,8 @@ impl Ctx<'_> {
             model,
             cost_v1,
             uncalibrated: vec![
-                "residue and reconstruction: v1 operation counts under the cost table (the reductions mod M2, D·F2(W) and M1·u are measured by the two-moduli driver, results/two-moduli/, but no row of the fit covers them)".into(),
+                "residue: the reductions f, g mod M2 at v1 operation counts under the cost table (measured by the two-moduli driver, results/two-moduli/; no row of the fit covers them)".into(),
+                "reconstruction: h1 mod M2, D·F2(W) and h1 + M1·u at v1 operation counts under the cost table (measured likewise; no row of the fit covers them)".into(),
             ],
         })
     }

@@ -415,6 +415,15 @@ pub fn calls_per_product(l: u32, forward_transforms: u64) -> (u64, u64, u64) {
     )
 }
 
+/// Groups of 32 points the firmware stores and computes per transform in layout B
+/// (`FAFFT_NGSTORE` in `hqc-verify/board/firmware/fafft/fafft.h`): NG = ⌈2^l/32⌉, but at least
+/// one whole block of 32 groups, so for l < 10 butterfly layers 5..1 run on 32 groups, not NG
+/// (the pointwise product packs the data bits into NG groups first; docs/firmware-layout.md
+/// §14).
+pub fn stored_groups(l: u32) -> u64 {
+    (1u64 << l).div_ceil(32).max(32)
+}
+
 /// The features of the transforms (one forward with `top` nonzero input words, or the inverse):
 /// (basis-conversion words, row words, routine cycles of Encode/Decode, groups, routine cycles
 /// of the γ_j, pairs, s0 cycles). The routine cycles have coefficient 1: they are the TRM
@@ -437,8 +446,19 @@ fn transform_terms(
     };
     let t = CostTable::default();
     let s0 = butterfly_ops(&zero).cycles(&t);
-    let pairs = ng / 2;
-    let gamma: f64 = rc.gamma.iter().take(tc.l as usize).sum::<f64>() * pairs as f64;
+    // Layer L uses γ_j with j = l − L + 1. Layers l..6 pair the NG groups of layout A; layers
+    // 5..1 run on the stored groups (`stored_groups`: one whole block of 32 when l < 10).
+    let (hi_pairs, lo_pairs) = (ng / 2, stored_groups(tc.l) / 2);
+    let lo_layers = tc.l.min(5) as usize;
+    let hi_layers = tc.l as usize - lo_layers;
+    let gamma: f64 = rc
+        .gamma
+        .iter()
+        .take(tc.l as usize)
+        .enumerate()
+        .map(|(i, c)| c * if i < hi_layers { hi_pairs } else { lo_pairs } as f64)
+        .sum();
+    let group_pairs = hi_pairs * hi_layers as u64 + lo_pairs * lo_layers as u64;
     vec![
         ("basis-conversion words", bc as f64, coef::BC_WORD),
         ("basis-conversion row words", w as f64, coef::BC_ROW),
@@ -447,7 +467,7 @@ fn transform_terms(
         ("gamma routine cycles", gamma, 1.0),
         (
             "butterflies (group pairs)",
-            (pairs * u64::from(tc.l)) as f64,
+            group_pairs as f64,
             coef::BF_PAIR,
         ),
         ("s0 part (v1 cycles)", s0, coef::BF_S0),
@@ -482,7 +502,6 @@ pub fn calibrated_cost(
             what: format!("a transform with l = {}", tc.l),
         });
     }
-    let ng = (1u64 << tc.l).div_ceil(32);
     let top = n.div_ceil(32);
     let predicted;
     let rc = match routines {
@@ -508,6 +527,8 @@ pub fn calibrated_cost(
         forward_transforms,
     ));
     let inverse = CalComponent::of(transform_terms(tc, rc, top, true));
+    // (l < 10: the firmware packs the data bits of the stored groups into NG groups first)
+    let ng = (1u64 << tc.l).div_ceil(32);
     let pointwise = CalComponent::of(vec![("groups", ng as f64, coef::PW_GROUP)]);
     let (res, rec) = match residue {
         None => (CalComponent::default(), CalComponent::default()),
@@ -545,6 +566,49 @@ pub fn calibrated_cost(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// For l < 10 the firmware stores one whole block of 32 groups (`FAFFT_NGSTORE`): layers
+    /// 5..1 pair 16 groups each; layers l..6 pair the NG groups of layout A, and the pointwise
+    /// product runs on NG packed groups. From l = 10 on nothing changes.
+    #[test]
+    fn padded_layout_below_l10() {
+        assert_eq!(stored_groups(8), 32);
+        assert_eq!(stored_groups(10), 32);
+        assert_eq!(stored_groups(11), 64);
+        let tc = |l: u32| TransformConsts {
+            m: 32,
+            l,
+            gamma_xor: (1..=u64::from(l)).map(|j| 100 + j).collect(),
+            encode_xor: 300,
+            encode_trunc_xor: 150,
+            decode_xor: 300,
+        };
+        let term = |c: &CalComponent, name: &str| {
+            c.terms
+                .iter()
+                .find(|t| t.name == name)
+                .map(|t| t.count)
+                .expect("term")
+        };
+        let b8 = calibrated_cost(&tc(8), 8192, None, 1, None).expect("cost");
+        // l = 8: NG = 8; layers 8..6 with 4 pairs, layers 5..1 with 16 pairs
+        assert_eq!(
+            term(&b8.forward, "butterflies (group pairs)"),
+            (3 * 4 + 5 * 16) as f64
+        );
+        assert_eq!(term(&b8.pointwise, "groups"), 8.0);
+        assert_eq!(term(&b8.forward, "Encode/Decode groups"), 8.0);
+        let rc = RoutineCycles::predicted(&tc(8));
+        let want: f64 =
+            rc.gamma[..3].iter().sum::<f64>() * 4.0 + rc.gamma[3..].iter().sum::<f64>() * 16.0;
+        assert!((term(&b8.forward, "gamma routine cycles") - want).abs() < 1e-6);
+        let b11 = calibrated_cost(&tc(11), 35851, None, 1, None).expect("cost");
+        assert_eq!(
+            term(&b11.forward, "butterflies (group pairs)"),
+            (11 * 32) as f64
+        );
+        assert_eq!(term(&b11.pointwise, "groups"), 64.0);
+    }
 
     #[test]
     fn firmware_counts() {
