@@ -50,7 +50,7 @@ EXTRA=(
 "h1-b28b613-c3072|HQC-1|17669|10|3072|0x0028b613|default|lightest orbit 4 of l = 10 (results/moduli-m32-l10.json)"
 "h3-b112cc1-c8192|HQC-3|35851|11|8192|0x00112cc1|default|lightest orbit 1 of l = 11 (results/moduli-m32-l11.json)"
 "h3-b112c52-c8192|HQC-3|35851|11|8192|0x00112c52|default|lightest orbit 3 of l = 11 (results/moduli-m32-l11.json)"
-"h3-b112cb0-c8192|HQC-3|35851|11|8192|0x00112cb0|default|lightest orbit 6 of l = 11 (results/moduli-m32-l11.json; orbit 4, 0x00112cb1 at c = 8192, is a crt-35851 row)"
+"h3-b112cb1-c8192|HQC-3|35851|11|8192|0x00112cb1|default|lightest orbit 4 of l = 11 (results/moduli-m32-l11.json)"
 "h3-b112ae7-c8192|HQC-3|35851|11|8192|0x00112ae7|default|lightest orbit 5 of l = 11 (results/moduli-m32-l11.json)"
 "h5-b8f377|HQC-5|57637|12|0|0x0008f377|default|lightest orbit 1 of l = 12 (results/moduli-m32-l12.json)"
 "h5-b8e514|HQC-5|57637|12|0|0x0008e514|default|lightest orbit 2 of l = 12 (results/moduli-m32-l12.json)"

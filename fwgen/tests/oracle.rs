@@ -265,7 +265,6 @@ fn two_register_vmovs_keep_the_function_and_never_lengthen() {
             let p = AllocParams {
                 pair_vmovs,
                 pair_memory: pair_vmovs,
-                multiple: pair_vmovs,
                 clean_bonus: [0, 4, 16][case % 3],
                 ..AllocParams::default()
             };
@@ -332,7 +331,6 @@ fn recomputing_spilled_temporaries_keeps_the_function_and_never_lengthens() {
                 recompute,
                 pair_vmovs: false,
                 pair_memory: false,
-                multiple: false,
                 clean_bonus: [0, 4, 16][case % 3],
                 ..AllocParams::default()
             };
@@ -366,118 +364,4 @@ fn recomputing_spilled_temporaries_keeps_the_function_and_never_lengthens() {
         saw_recompute |= stats[1].eor > stats[0].eor;
     }
     assert!(saw_recompute, "no spilled temporary was ever re-computed");
-}
-
-#[test]
-fn multiple_transfers_keep_the_function_and_never_lengthen() {
-    // the same fixed orders allocated with and without the LDM/STM pass (after the VMOV and
-    // LDRD/STRD passes): both compute the matrix on all unit vectors and a random word in the
-    // simulator (which executes writeback and checks every access), the one with the pass is
-    // never longer, and LDM and STM both occur
-    use fwgen::thumb2::alloc::{allocate, AllocParams};
-    use fwgen::thumb2::insn::{render, Stats};
-    let mut rng = SplitMix::new(4242);
-    const CASES: usize = 300;
-    let (mut saw_ldm, mut saw_stm, mut shorter) = (false, false, 0usize);
-    for case in 0..CASES {
-        let n_in = [4, 6, 8, 12, 16][case % 5];
-        let n_ops = 2 + rng.below(4 * n_in);
-        let n_out = 2 + rng.below(n_in);
-        let slp = random_slp(&mut rng, n_in, n_ops, n_out);
-        let order: Vec<usize> = (0..slp.ops.len()).collect();
-        let masks = rows_of(&slp);
-        let n_out = slp.outputs.len();
-        let mut lens = Vec::new();
-        for multiple in [false, true] {
-            let p = AllocParams {
-                multiple,
-                defer_stores: case % 2 == 1,
-                clean_bonus: [0, 4, 16][case % 3],
-                ..AllocParams::default()
-            };
-            let a = allocate(&slp, &order, p).expect("allocate");
-            let st = Stats::of(&a.insns);
-            let asm = render("fw_multi", "test", &a.insns, &st);
-            lens.push(st.total);
-            if multiple {
-                for l in asm.lines().map(str::trim) {
-                    saw_ldm |= l.starts_with("ldmia") || l.starts_with("ldmdb");
-                    saw_stm |= l.starts_with("stmia") || l.starts_with("stmdb");
-                }
-            }
-            let mut inputs: Vec<Vec<u32>> = (0..n_in)
-                .map(|q| (0..n_in).map(|p| u32::from(p == q) * 0xffff_ffff).collect())
-                .collect();
-            inputs.push((0..n_in).map(|_| rng.next_u64() as u32).collect());
-            for input in inputs {
-                let out = sim::run(&asm, "fw_multi", &input, n_out).expect("sim");
-                for i in 0..n_out {
-                    let want = (0..n_in)
-                        .filter(|&q| (masks[i] >> q) & 1 == 1)
-                        .fold(0u32, |acc, q| acc ^ input[q]);
-                    assert_eq!(
-                        out[i], want,
-                        "case {case} multiple {multiple} output {i}\n{asm}"
-                    );
-                }
-            }
-        }
-        assert!(lens[1] <= lens[0], "case {case}: {lens:?}");
-        shorter += usize::from(lens[1] < lens[0]);
-    }
-    eprintln!("LDM/STM shortened {shorter} of {CASES} routines");
-    assert!(saw_ldm && saw_stm, "LDM {saw_ldm}, STM {saw_stm}");
-}
-
-#[test]
-fn simulator_and_reader_execute_multiple_transfers_exactly() {
-    // hand-written: LDMIA with writeback, a negative offset through the moved pointer, LDMDB
-    // without writeback, STMIA with writeback, SUB of a pointer, a read-back of out
-    let asm = "f:
-    push {r0, r1, r4, r5, r6, r7, r8, r9, r10, r11, lr}
-    ldmia r1!, {r2, r3, r4}
-    ldr r5, [r1, #-4]
-    ldmdb r1, {r6, r7}
-    eor r2, r2, r3
-    stmia r0!, {r2, r3}
-    eor r6, r6, r7
-    str r6, [r0]
-    sub r0, r0, #8
-    ldr r8, [r0, #4]
-    eor r8, r8, r5
-    eor r8, r8, r4
-    str r8, [r0, #12]
-    pop {r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, pc}
-    .size f, .-f
-";
-    let input = [0x1111_0001u32, 0x2222_0010, 0x4444_0100];
-    let out = sim::run(asm, "f", &input, 4).expect("sim");
-    let (a, b, c) = (input[0], input[1], input[2]);
-    assert_eq!(out, vec![a ^ b, b, b ^ c, b]);
-    let r = fwgen::thumb2::read::read(asm).expect("read");
-    let p = fwgen::thumb2::read::program(&r.insns, 3, 4).expect("program");
-    assert_eq!(p.xor_count(), 4);
-    p.verify_masks(&[0b011, 0b010, 0b110, 0b010])
-        .expect("the program read back");
-    for i in &r.insns {
-        assert_eq!(fwgen::thumb2::read::parse_insn(&i.text()).as_ref(), Some(i));
-    }
-    // unpredictable or unencodable forms are not accepted
-    for bad in [
-        "ldmia r1!, {r1, r2}",
-        "ldmia r1, {r3, r2}",
-        "stmia r0!, {r2}",
-        "stmia r0, {r2, sp}",
-    ] {
-        let text = format!(
-            "f:\n    push {{r0, r1, r4-r11, lr}}\n    {bad}\n    pop {{r2, r3, r4-r11, pc}}\n"
-        );
-        assert!(
-            matches!(
-                sim::run(&text, "f", &input, 4),
-                Err(sim::SimError::Parse { .. })
-            ),
-            "{bad}"
-        );
-    }
 }

@@ -319,8 +319,8 @@ pub struct CalResidue<'a> {
 /// docs/m4-timing.md §2 (`m4-trm-r0p1-v1`, P = 2) applied statically: each instruction runs
 /// once, so the static count is what the board's estimate gives for one call. LDR 2, or 1 right
 /// after another LDR; LDRD/STRD 3; STR 1; PUSH/POP 1 + N (+ P when POP loads pc);
-/// VPUSH/VPOP {s16-s31} 1 + 16; LDM/STM 1 + N; EOR, VMOV, MOV, SUB/ADD sp, ADD/SUB of a
-/// pointer 1; a two-register VMOV 2; BX lr 1 + P.
+/// VPUSH/VPOP {s16-s31} 1 + 16; EOR, VMOV, MOV, SUB/ADD sp 1; a two-register VMOV 2; BX lr
+/// 1 + P.
 pub fn routine_cycles(insns: &[fwgen::thumb2::Insn]) -> u64 {
     use fwgen::thumb2::Insn;
     let mut cyc = 0u64;
@@ -338,14 +338,12 @@ pub fn routine_cycles(insns: &[fwgen::thumb2::Insn]) -> u64 {
             Insn::VPush | Insn::VPop => (17, false),
             Insn::BxLr => (1 + REFILL_P, false),
             Insn::Vmov2ToS { .. } | Insn::Vmov2ToR { .. } => (2, false),
-            Insn::Ldm { regs, .. } | Insn::Stm { regs, .. } => (1 + regs.len() as u64, false),
             Insn::Eor { .. }
             | Insn::VmovToS { .. }
             | Insn::VmovToR { .. }
             | Insn::MovZero { .. }
             | Insn::SubSp(_)
-            | Insn::AddSp(_)
-            | Insn::AddImm { .. } => (1, false),
+            | Insn::AddSp(_) => (1, false),
         };
         cyc += c;
         prev_ldr = is_ldr;

@@ -37,9 +37,6 @@ pub struct AllocParams {
     /// Merge single loads (stores) of adjacent words into LDRD (STRD) afterwards
     /// ([`super::mempairs`]).
     pub pair_memory: bool,
-    /// Merge runs of loads (stores) of three or more consecutive words into LDM (STM)
-    /// afterwards ([`super::multi`]; after the LDRD/STRD pass).
-    pub multiple: bool,
     /// Re-create a spilled temporary `a ^ b` with one EOR when both operands are in registers
     /// (instead of a VMOV back); a spill whose value is then never restored is dropped. Off by
     /// default: the export verifier (`fafft_config::stored`) rejects a routine with more EORs
@@ -56,7 +53,6 @@ impl Default for AllocParams {
             defer_stores: false,
             pair_vmovs: true,
             pair_memory: true,
-            multiple: true,
             recompute: false,
         }
     }
@@ -72,12 +68,12 @@ enum Val {
 
 const NONE: usize = usize::MAX;
 /// Stack offsets of the saved pointers (before a VPUSH, which shifts them by 64).
-const OUT_SLOT: i32 = 0;
-const IN_SLOT: i32 = 4;
+const OUT_SLOT: u32 = 0;
+const IN_SLOT: u32 = 4;
 /// Spill words on the stack once s0-s31 are full. Until [`St::finish`] lays out the frame,
 /// stack spill slot k is written with the raw offset `SPILL_RAW + 4k` (the pointers use 0 and 4).
 const MAX_STACK_SLOTS: usize = 256;
-const SPILL_RAW: i32 = 8;
+const SPILL_RAW: u32 = 8;
 
 /// The result of allocating one order.
 pub struct Allocated {
@@ -178,9 +174,6 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
     if p.pair_memory {
         st.insns = super::mempairs::pair_memory(&st.insns);
     }
-    if p.multiple {
-        st.insns = super::multi::merge(&st.insns);
-    }
     Ok(Allocated { insns: st.finish() })
 }
 
@@ -248,14 +241,14 @@ impl St<'_> {
                         rt: r,
                         rt2: r,
                         base: outp,
-                        off: 4 * o as i32,
+                        off: 4 * o as u32,
                     });
                     i += 2;
                 } else {
                     self.insns.push(Insn::Str {
                         rt: r,
                         base: outp,
-                        off: 4 * o as i32,
+                        off: 4 * o as u32,
                     });
                     i += 1;
                 }
@@ -458,7 +451,7 @@ impl St<'_> {
                         rt: r_lo,
                         rt2: r_hi,
                         base: outp,
-                        off: 4 * lo as i32,
+                        off: 4 * lo as u32,
                     });
                     self.mark_stored(t, q);
                     if t != s {
@@ -468,7 +461,7 @@ impl St<'_> {
                 None => self.insns.push(Insn::Str {
                     rt: r,
                     base: outp,
-                    off: 4 * o as i32,
+                    off: 4 * o as u32,
                 }),
             }
             self.mark_stored(s, o);
@@ -605,7 +598,7 @@ impl St<'_> {
             Insn::Str {
                 rt: r,
                 base: SP,
-                off: SPILL_RAW + 4 * (i32::from(sl) - 32),
+                off: SPILL_RAW + 4 * (u32::from(sl) - 32),
             }
         });
     }
@@ -617,7 +610,7 @@ impl St<'_> {
             Insn::Ldr {
                 rt: r,
                 base: SP,
-                off: SPILL_RAW + 4 * (i32::from(sl) - 32),
+                off: SPILL_RAW + 4 * (u32::from(sl) - 32),
             }
         });
     }
@@ -714,7 +707,7 @@ impl St<'_> {
                         rt: lo,
                         rt2: hi,
                         base,
-                        off: 4 * s.min(partner) as i32,
+                        off: 4 * s.min(partner) as u32,
                     });
                     self.place(s, r);
                     self.place(partner, r2);
@@ -725,7 +718,7 @@ impl St<'_> {
                 self.insns.push(Insn::Ldr {
                     rt: r,
                     base,
-                    off: 4 * s as i32,
+                    off: 4 * s as u32,
                 });
                 self.place(s, r);
             }
@@ -747,7 +740,7 @@ impl St<'_> {
             self.insns.push(Insn::Ldr {
                 rt: r,
                 base,
-                off: 4 * o as i32,
+                off: 4 * o as u32,
             });
             self.place(s, r);
             return Ok(());
@@ -807,14 +800,14 @@ impl St<'_> {
                     rt: r,
                     rt2: outs[i + 1].1,
                     base: outp,
-                    off: 4 * o as i32,
+                    off: 4 * o as u32,
                 });
                 i += 2;
             } else {
                 self.insns.push(Insn::Str {
                     rt: r,
                     base: outp,
-                    off: 4 * o as i32,
+                    off: 4 * o as u32,
                 });
                 i += 1;
             }
@@ -856,7 +849,7 @@ impl St<'_> {
         for i in self.insns.iter_mut() {
             if let Insn::Ldr { base: SP, off, .. } | Insn::Str { base: SP, off, .. } = i {
                 *off = if *off < SPILL_RAW {
-                    *off + ptr_base as i32
+                    *off + ptr_base
                 } else {
                     *off - SPILL_RAW
                 };

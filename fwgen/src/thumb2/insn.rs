@@ -27,41 +27,23 @@ pub enum Insn {
     /// `vpop {s16-s31}`.
     VPop,
     /// `ldr rt, [base, #off]`.
-    Ldr { rt: Reg, base: Reg, off: i32 },
+    Ldr { rt: Reg, base: Reg, off: u32 },
     /// `ldrd rt, rt2, [base, #off]` (rt from off, rt2 from off + 4).
     Ldrd {
         rt: Reg,
         rt2: Reg,
         base: Reg,
-        off: i32,
+        off: u32,
     },
     /// `str rt, [base, #off]`.
-    Str { rt: Reg, base: Reg, off: i32 },
+    Str { rt: Reg, base: Reg, off: u32 },
     /// `strd rt, rt2, [base, #off]`.
     Strd {
         rt: Reg,
         rt2: Reg,
         base: Reg,
-        off: i32,
+        off: u32,
     },
-    /// `ldmia base{!}, {regs}` (`ldmdb` when `db`): consecutive words into ascending
-    /// registers, the lowest register from the lowest address; with `wb` the base moves past
-    /// the words (up for IA, down for DB). Never holds the base register, sp or pc.
-    Ldm {
-        base: Reg,
-        regs: Vec<Reg>,
-        wb: bool,
-        db: bool,
-    },
-    /// `stmia base{!}, {regs}` (`stmdb` when `db`), as [`Insn::Ldm`] but storing.
-    Stm {
-        base: Reg,
-        regs: Vec<Reg>,
-        wb: bool,
-        db: bool,
-    },
-    /// `add rd, rd, #imm` (`sub rd, rd, #-imm` when `imm < 0`): moves a pointer register.
-    AddImm { rd: Reg, imm: i32 },
     /// `eor rd, rn, rm`.
     Eor { rd: Reg, rn: Reg, rm: Reg },
     /// `vmov sN, rt` (spill).
@@ -99,7 +81,7 @@ fn reg_list(list: &[Reg]) -> String {
         .join(", ")
 }
 
-fn mem(base: Reg, off: i32) -> String {
+fn mem(base: Reg, off: u32) -> String {
     if off == 0 {
         format!("[{}]", reg_name(base))
     } else {
@@ -149,29 +131,6 @@ impl Insn {
                 reg_name(*rt2),
                 s + 1
             ),
-            Insn::Ldm { base, regs, wb, db } => format!(
-                "ldm{} {}{}, {{{}}}",
-                if *db { "db" } else { "ia" },
-                reg_name(*base),
-                if *wb { "!" } else { "" },
-                reg_list(regs)
-            ),
-            Insn::Stm { base, regs, wb, db } => format!(
-                "stm{} {}{}, {{{}}}",
-                if *db { "db" } else { "ia" },
-                reg_name(*base),
-                if *wb { "!" } else { "" },
-                reg_list(regs)
-            ),
-            Insn::AddImm { rd, imm } if *imm < 0 => format!(
-                "sub {}, {}, #{}",
-                reg_name(*rd),
-                reg_name(*rd),
-                -i64::from(*imm)
-            ),
-            Insn::AddImm { rd, imm } => {
-                format!("add {}, {}, #{imm}", reg_name(*rd), reg_name(*rd))
-            }
             Insn::MovZero { rd } => format!("mov {}, #0", reg_name(*rd)),
             Insn::SubSp(n) => format!("sub sp, sp, #{n}"),
             Insn::AddSp(n) => format!("add sp, sp, #{n}"),
@@ -187,15 +146,13 @@ pub struct Stats {
     pub eor: usize,
     /// VMOV instructions (spills to and restores from s0-s31; a two-register VMOV counts once).
     pub vmov: usize,
-    /// LDR, LDRD and LDM instructions (input loads, reloads, pointer reloads; an LDM counts
-    /// once).
+    /// LDR and LDRD instructions (input loads, reloads, pointer reloads).
     pub load: usize,
-    /// STR, STRD and STM instructions (output stores; an STM counts once).
+    /// STR and STRD instructions (output stores).
     pub store: usize,
     /// PUSH, POP, VPUSH and VPOP instructions (the final POP is also the return).
     pub push_pop: usize,
-    /// Everything else (MOV of a zero word, the stack frame's SUB/ADD, a pointer's ADD/SUB,
-    /// BX).
+    /// Everything else (MOV of a zero word, the stack frame's SUB/ADD, BX).
     pub other: usize,
     /// All instructions.
     pub total: usize,
@@ -212,14 +169,10 @@ impl Stats {
                 | Insn::VmovToR { .. }
                 | Insn::Vmov2ToS { .. }
                 | Insn::Vmov2ToR { .. } => s.vmov += 1,
-                Insn::Ldr { .. } | Insn::Ldrd { .. } | Insn::Ldm { .. } => s.load += 1,
-                Insn::Str { .. } | Insn::Strd { .. } | Insn::Stm { .. } => s.store += 1,
+                Insn::Ldr { .. } | Insn::Ldrd { .. } => s.load += 1,
+                Insn::Str { .. } | Insn::Strd { .. } => s.store += 1,
                 Insn::Push(_) | Insn::Pop(_) | Insn::VPush | Insn::VPop => s.push_pop += 1,
-                Insn::MovZero { .. }
-                | Insn::SubSp(_)
-                | Insn::AddSp(_)
-                | Insn::AddImm { .. }
-                | Insn::BxLr => s.other += 1,
+                Insn::MovZero { .. } | Insn::SubSp(_) | Insn::AddSp(_) | Insn::BxLr => s.other += 1,
             }
         }
         s.total = insns.len();

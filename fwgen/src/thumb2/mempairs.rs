@@ -14,8 +14,8 @@
 use super::insn::{Insn, Reg, SP};
 
 /// Stack offsets (raw, before [`super::alloc`] lays out the frame) of the two saved pointers.
-const OUT_SLOT: i32 = 0;
-const IN_SLOT: i32 = 4;
+const OUT_SLOT: u32 = 0;
+const IN_SLOT: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ptr {
@@ -27,9 +27,9 @@ enum Ptr {
 /// `u64::MAX` when unknown).
 fn effects(i: &Insn, ptr: &[Option<Ptr>; 16]) -> (u32, u32, u64) {
     let b = |r: Reg| 1u32 << r;
-    let words = |base: Reg, off: i32, n: i32| -> u64 {
+    let words = |base: Reg, off: u32, n: u32| -> u64 {
         match ptr[base as usize] {
-            Some(Ptr::Out) if off >= 0 && off / 4 + n <= 64 => ((1u64 << n) - 1) << (off / 4),
+            Some(Ptr::Out) if off / 4 + n <= 64 => ((1u64 << n) - 1) << (off / 4),
             Some(Ptr::Out) => u64::MAX,
             _ => 0,
         }
@@ -84,7 +84,7 @@ fn pointers(body: &[Insn]) -> Vec<[Option<Ptr>; 16]> {
 }
 
 /// A single load or store that may be merged: (is a store, register, base, offset).
-fn single(i: &Insn, ptr: &[Option<Ptr>; 16]) -> Option<(bool, Reg, Reg, i32)> {
+fn single(i: &Insn, ptr: &[Option<Ptr>; 16]) -> Option<(bool, Reg, Reg, u32)> {
     match *i {
         Insn::Ldr { rt, base, off } if base != SP && ptr[base as usize].is_some() => {
             Some((false, rt, base, off))
@@ -102,7 +102,7 @@ fn window(
     body: &[Insn],
     ptrs: &[[Option<Ptr>; 16]],
     i: usize,
-    (store, rt, base, _): (bool, Reg, Reg, i32),
+    (store, rt, base, _): (bool, Reg, Reg, u32),
 ) -> (Option<usize>, usize) {
     let (_, _, mine) = effects(&body[i], &ptrs[i]);
     let blocks = |j: usize| {
@@ -126,7 +126,7 @@ pub fn pair_memory(body: &[Insn]) -> Vec<Insn> {
     let mut cur = body.to_vec();
     loop {
         let ptrs = pointers(&cur);
-        let singles: Vec<(usize, (bool, Reg, Reg, i32))> = (0..cur.len())
+        let singles: Vec<(usize, (bool, Reg, Reg, u32))> = (0..cur.len())
             .filter_map(|i| single(&cur[i], &ptrs[i]).map(|s| (i, s)))
             .collect();
         let wins: Vec<_> = singles

@@ -7,7 +7,6 @@
 pub mod alloc;
 pub mod insn;
 pub mod mempairs;
-pub mod multi;
 pub mod pairs;
 pub mod read;
 pub mod schedule;

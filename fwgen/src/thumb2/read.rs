@@ -113,25 +113,12 @@ fn reg_list(t: &str) -> Option<Vec<Reg>> {
     inner.split(',').map(reg).collect()
 }
 
-/// `#imm` or `#-imm` (a memory offset).
-fn simm(t: &str) -> Option<i32> {
-    t.trim().strip_prefix('#')?.parse().ok()
-}
-
-/// `[rN]` or `[rN, #imm]` (imm may be negative).
-fn mem(t: &str) -> Option<(Reg, i32)> {
+/// `[rN]` or `[rN, #imm]`.
+fn mem(t: &str) -> Option<(Reg, u32)> {
     let inner = t.trim().strip_prefix('[')?.strip_suffix(']')?;
     match inner.split_once(',') {
         None => Some((reg(inner)?, 0)),
-        Some((b, o)) => Some((reg(b)?, simm(o)?)),
-    }
-}
-
-/// `rN` or `rN!` (a multiple transfer's base; true with writeback).
-fn wb_base(t: &str) -> Option<(Reg, bool)> {
-    match t.trim().strip_suffix('!') {
-        Some(b) => Some((reg(b)?, true)),
-        None => Some((reg(t)?, false)),
+        Some((b, o)) => Some((reg(b)?, imm(o)?)),
     }
 }
 
@@ -234,23 +221,6 @@ pub fn parse_insn(text: &str) -> Option<Insn> {
                 }
             }
         },
-        ("ldmia" | "ldmdb" | "stmia" | "stmdb", 2) => {
-            let (base, wb) = wb_base(o(0))?;
-            let regs = reg_list(o(1))?;
-            let db = mn.ends_with("db");
-            if mn.starts_with("ldm") {
-                Insn::Ldm { base, regs, wb, db }
-            } else {
-                Insn::Stm { base, regs, wb, db }
-            }
-        }
-        ("add" | "sub", 3) if o(0) == o(1) && o(0) != "sp" => {
-            let v = i32::try_from(imm(o(2))?).ok()?;
-            Insn::AddImm {
-                rd: reg(o(0))?,
-                imm: if mn == "sub" { -v } else { v },
-            }
-        }
         ("mov", 2) if o(1) == "#0" => Insn::MovZero { rd: reg(o(0))? },
         ("sub", 3) if o(0) == "sp" && o(1) == "sp" => Insn::SubSp(imm(o(2))?),
         ("add", 3) if o(0) == "sp" && o(1) == "sp" => Insn::AddSp(imm(o(2))?),
@@ -313,44 +283,25 @@ pub fn read(asm: &str) -> Result<ReadRoutine, ReadError> {
 enum Val {
     /// Nothing the program may use (the caller's registers, saved values).
     Other,
-    /// The `in` pointer plus a byte offset (after writebacks and ADD/SUB).
-    InPtr(i64),
-    /// The `out` pointer plus a byte offset.
-    OutPtr(i64),
+    /// The `in` pointer.
+    InPtr,
+    /// The `out` pointer.
+    OutPtr,
     /// A signal of the program.
     Sig(usize),
     /// The zero word (`mov rd, #0`).
     Zero,
 }
 
-/// The word index of byte offset `b` into an array of `n` words, if it is one.
-fn word(b: i64, n: usize) -> Option<usize> {
-    if b >= 0 && b % 4 == 0 && ((b / 4) as usize) < n {
-        Some((b / 4) as usize)
-    } else {
-        None
-    }
-}
-
-/// A pointer value moved by `d` bytes (None for anything else).
-fn moved(v: Val, d: i64) -> Option<Val> {
-    match v {
-        Val::InPtr(x) => Some(Val::InPtr(x + d)),
-        Val::OutPtr(x) => Some(Val::OutPtr(x + d)),
-        _ => None,
-    }
-}
-
 /// The straight-line XOR program a routine runs, recovered from its data flow: `r1` points to
-/// `n_in` input words, `r0` to `n_out` output words (pointers may move by LDM/STM writeback
-/// and ADD/SUB); every `eor` of two signals defines the
+/// `n_in` input words, `r0` to `n_out` output words; every `eor` of two signals defines the
 /// next signal, a store of a signal or of zero to `out[i]` defines output i. Pointers may be
 /// spilled and reloaded (stack, s-registers). The result's XOR count is the routine's EOR
 /// count.
 pub fn program(insns: &[Insn], n_in: usize, n_out: usize) -> Result<Slp, ReadError> {
     let mut r = [Val::Other; 16];
-    r[0] = Val::OutPtr(0);
-    r[1] = Val::InPtr(0);
+    r[0] = Val::OutPtr;
+    r[1] = Val::InPtr;
     let mut s = [Val::Other; 32];
     let mut sp: i64 = 0;
     let mut stack: HashMap<i64, Val> = HashMap::new();
@@ -368,46 +319,22 @@ pub fn program(insns: &[Insn], n_in: usize, n_out: usize) -> Result<Slp, ReadErr
                     out: &[Option<Val>],
                     sp: i64,
                     base: Reg,
-                    off: i64| match r[base as usize] {
-            Val::InPtr(d) if word(d + off, n_in).is_some() => {
-                Ok(Val::Sig(word(d + off, n_in).unwrap_or(0)))
+                    off: u32| match r[base as usize] {
+            Val::InPtr if off.is_multiple_of(4) && (off / 4) < n_in as u32 => {
+                Ok(Val::Sig((off / 4) as usize))
             }
             // out doubles as spill space once a word of it is written
-            Val::OutPtr(d) if word(d + off, n_out).is_some() => {
-                let w = word(d + off, n_out).unwrap_or(0);
-                out[w].ok_or_else(|| format!("reads out[{w}] before it is written"))
-            }
+            Val::OutPtr if off.is_multiple_of(4) && ((off / 4) as usize) < n_out => out
+                [(off / 4) as usize]
+                .ok_or_else(|| format!("reads out[{}] before it is written", off / 4)),
             _ if base == SP => stack
-                .get(&(sp + off))
+                .get(&(sp + i64::from(off)))
                 .copied()
                 .ok_or_else(|| format!("reads an unwritten stack word at sp + {off}")),
             _ => Err(format!(
                 "loads from {} + {off}, which is neither in[0..{n_in}] nor the stack",
                 super::insn::reg_name(base)
             )),
-        };
-        // a store of v to base + off
-        let store = |r: &[Val; 16],
-                     stack: &mut HashMap<i64, Val>,
-                     out: &mut [Option<Val>],
-                     sp: i64,
-                     base: Reg,
-                     off: i64,
-                     v: Val| {
-            if base == SP {
-                stack.insert(sp + off, v);
-                return Ok(());
-            }
-            match r[base as usize] {
-                Val::OutPtr(d) if word(d + off, n_out).is_some() => {
-                    out[word(d + off, n_out).unwrap_or(0)] = Some(v);
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "stores to {} + {off}, which is neither out[0..{n_out}] nor the stack",
-                    super::insn::reg_name(base)
-                )),
-            }
         };
         match insn {
             Insn::Push(list) => {
@@ -445,54 +372,38 @@ pub fn program(insns: &[Insn], n_in: usize, n_out: usize) -> Result<Slp, ReadErr
                 }
             }
             Insn::Ldr { rt, base, off } => {
-                let v = load(&r, &stack, &out, sp, *base, i64::from(*off)).map_err(fail)?;
+                let v = load(&r, &stack, &out, sp, *base, *off).map_err(fail)?;
                 r[*rt as usize] = v;
             }
             Insn::Ldrd { rt, rt2, base, off } => {
-                let off = i64::from(*off);
-                let v1 = load(&r, &stack, &out, sp, *base, off).map_err(fail)?;
+                let v1 = load(&r, &stack, &out, sp, *base, *off).map_err(fail)?;
                 let v2 = load(&r, &stack, &out, sp, *base, off + 4).map_err(fail)?;
                 r[*rt as usize] = v1;
                 r[*rt2 as usize] = v2;
             }
-            Insn::Ldm { base, regs, wb, db } | Insn::Stm { base, regs, wb, db } => {
-                if *base == SP || regs.contains(base) {
-                    return Err(fail("a multiple transfer on sp or holding its base".into()));
-                }
-                let n = 4 * regs.len() as i64;
-                let first = if *db { -n } else { 0 };
-                let is_load = matches!(insn, Insn::Ldm { .. });
-                let mut vals = Vec::with_capacity(regs.len());
-                for (k, &x) in regs.iter().enumerate() {
-                    let off = first + 4 * k as i64;
-                    if is_load {
-                        vals.push(load(&r, &stack, &out, sp, *base, off).map_err(fail)?);
+            Insn::Str { .. } | Insn::Strd { .. } => {
+                let (words, base, off) = match insn {
+                    Insn::Str { rt, base, off } => (vec![*rt], *base, *off),
+                    Insn::Strd { rt, rt2, base, off } => (vec![*rt, *rt2], *base, *off),
+                    _ => (Vec::new(), 0, 0),
+                };
+                for (k, &rt) in words.iter().enumerate() {
+                    let o = off + 4 * k as u32;
+                    let v = r[rt as usize];
+                    if base == SP {
+                        stack.insert(sp + i64::from(o), v);
+                    } else if r[base as usize] == Val::OutPtr
+                        && o.is_multiple_of(4)
+                        && ((o / 4) as usize) < n_out
+                    {
+                        out[(o / 4) as usize] = Some(v);
                     } else {
-                        store(&r, &mut stack, &mut out, sp, *base, off, r[x as usize])
-                            .map_err(fail)?;
+                        return Err(fail(format!(
+                            "stores to {} + {o}, which is neither out[0..{n_out}] nor the stack",
+                            super::insn::reg_name(base)
+                        )));
                     }
                 }
-                for (&x, v) in regs.iter().zip(vals) {
-                    r[x as usize] = v;
-                }
-                if *wb {
-                    r[*base as usize] = moved(r[*base as usize], if *db { -n } else { n })
-                        .ok_or_else(|| fail("writeback to a register that is no pointer".into()))?;
-                }
-            }
-            Insn::AddImm { rd, imm } => {
-                r[*rd as usize] = moved(r[*rd as usize], i64::from(*imm))
-                    .ok_or_else(|| fail("moves a register that is no pointer".into()))?;
-            }
-            Insn::Str { rt, base, off } => {
-                store(&r, &mut stack, &mut out, sp, *base, i64::from(*off), r[*rt as usize])
-                    .map_err(fail)?;
-            }
-            Insn::Strd { rt, rt2, base, off } => {
-                let off = i64::from(*off);
-                store(&r, &mut stack, &mut out, sp, *base, off, r[*rt as usize]).map_err(fail)?;
-                store(&r, &mut stack, &mut out, sp, *base, off + 4, r[*rt2 as usize])
-                    .map_err(fail)?;
             }
             Insn::Eor { rd, rn, rm } => match (r[*rn as usize], r[*rm as usize]) {
                 (Val::Sig(a), Val::Sig(b)) => {

@@ -284,7 +284,6 @@ fn param_choices() -> Vec<AllocParams> {
                 defer_stores,
                 pair_vmovs: false,
                 pair_memory: false,
-                multiple: false,
                 recompute: false,
             });
         }
@@ -294,23 +293,6 @@ fn param_choices() -> Vec<AllocParams> {
 
 fn eval(slp: &Slp, order: &[usize], p: AllocParams) -> Option<Vec<Insn>> {
     allocate(slp, order, p).ok().map(|a| a.insns)
-}
-
-/// How many of the shortest distinct orders of the local search get the post-passes.
-pub const POST_PASS_POOL: usize = 64;
-
-/// Keep `order` (of length `len` before the post-passes) among the [`POST_PASS_POOL`] shortest.
-fn keep(pool: &mut Vec<(usize, Vec<usize>)>, len: usize, order: &[usize]) {
-    if pool.len() >= POST_PASS_POOL && pool.iter().all(|(l, _)| *l <= len) {
-        return;
-    }
-    if pool.iter().any(|(_, o)| o == order) {
-        return;
-    }
-    pool.push((len, order.to_vec()));
-    // stable: ties keep the earlier order
-    pool.sort_by_key(|(l, _)| *l);
-    pool.truncate(POST_PASS_POOL);
 }
 
 /// Starting temperature of the annealing (in instructions).
@@ -379,8 +361,6 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     let n_in = slp.n_in;
     let mut cur_len = ins.len();
     let mut best_order = order.clone();
-    // the shortest distinct orders seen by the local search (the post-passes run on each)
-    let mut pool: Vec<(usize, Vec<usize>)> = vec![(ins.len(), order.clone())];
     for it in 0..budget.polish {
         if order.len() < 2 {
             break;
@@ -420,7 +400,6 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
             if delta <= 0.0 || unit(&mut rng) < (-delta / temp).exp() {
                 cur_len = ci.len();
                 order = cand;
-                keep(&mut pool, ci.len(), &order);
                 if ci.len() < ins.len() {
                     ins = ci;
                     best_order = order.clone();
@@ -440,25 +419,15 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     let paired = AllocParams {
         pair_vmovs: true,
         pair_memory: true,
-        multiple: true,
         ..p
     };
-    let mut winner: Option<Vec<Insn>> = None;
-    if !pool.iter().any(|(_, o)| *o == best_order) {
-        pool.push((ins.len(), best_order.clone()));
-    }
-    for (_, o) in &pool {
-        if let Some(pi) = eval(slp, o, paired) {
-            if pi.len() < winner.as_ref().map_or(ins.len(), Vec::len) {
-                winner = Some(pi);
-            }
+    if let Some(pi) = eval(slp, &best_order, paired) {
+        if pi.len() < ins.len() {
+            return Ok(Best {
+                insns: pi,
+                params: paired,
+            });
         }
-    }
-    if let Some(pi) = winner {
-        return Ok(Best {
-            insns: pi,
-            params: paired,
-        });
     }
     Ok(Best {
         insns: ins,

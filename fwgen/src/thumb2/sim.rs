@@ -65,12 +65,6 @@ enum Op {
     /// `vmov rt, rt2, sM, sM+1`
     V2ToR(usize, usize, usize),
     MovImm(usize, u32),
-    /// `ldmia/ldmdb base{!}, {list}`: base, list, writeback, decrement before.
-    Ldm(usize, Vec<usize>, bool, bool),
-    /// `stmia/stmdb base{!}, {list}`.
-    Stm(usize, Vec<usize>, bool, bool),
-    /// `add/sub rd, rd, #imm` on a general-purpose register other than sp.
-    AddImm(usize, i64),
     SpAdd(i64),
     BxLr,
 }
@@ -116,35 +110,13 @@ fn sreg_range(t: &str) -> Option<(usize, usize)> {
     Some((sreg(a)?, sreg(b)?))
 }
 
-/// `[rN]` or `[rN, #imm]` (imm may be negative); the offset as the two's-complement word.
+/// `[rN]` or `[rN, #imm]`
 fn mem_operand(t: &str) -> Option<(usize, u32)> {
     let inner = t.trim().strip_prefix('[')?.strip_suffix(']')?;
     match inner.split_once(',') {
         None => Some((reg(inner)?, 0)),
-        Some((b, o)) => {
-            let v: i32 = o.trim().strip_prefix('#')?.parse().ok()?;
-            Some((reg(b)?, v as u32))
-        }
+        Some((b, o)) => Some((reg(b)?, o.trim().strip_prefix('#')?.parse().ok()?)),
     }
-}
-
-/// A multiple transfer `base{!}, {list}`: base, list, writeback. The list must be strictly
-/// ascending, without sp and pc, with at least two registers, and without the base when it
-/// writes back (the encodable, predictable forms).
-fn multiple(base: &str, list: &str) -> Option<(usize, Vec<usize>, bool)> {
-    let (b, wb) = match base.trim().strip_suffix('!') {
-        Some(b) => (reg(b)?, true),
-        None => (reg(base)?, false),
-    };
-    let l = reg_list(list)?;
-    let ascending = l.windows(2).all(|w| w[0] < w[1]);
-    if b == 13 || b == 15 || l.len() < 2 || !ascending || l.iter().any(|&r| r == 13 || r == 15) {
-        return None;
-    }
-    if wb && l.contains(&b) {
-        return None;
-    }
-    Some((b, l, wb))
 }
 
 fn parse_line(s: &str) -> Option<Op> {
@@ -218,20 +190,6 @@ fn parse_line(s: &str) -> Option<Op> {
                 }
                 Op::V2ToR(reg(o(0))?, reg(o(1))?, a)
             }
-        }
-        ("ldmia" | "ldmdb" | "stmia" | "stmdb", 2) => {
-            let (b, l, wb) = multiple(o(0), o(1))?;
-            if mn.starts_with("ldm") {
-                Op::Ldm(b, l, wb, mn.ends_with("db"))
-            } else {
-                Op::Stm(b, l, wb, mn.ends_with("db"))
-            }
-        }
-        ("add", 3) if o(0) == o(1) && o(0) != "sp" && reg(o(0))? < 13 => {
-            Op::AddImm(reg(o(0))?, o(2).strip_prefix('#')?.parse::<i64>().ok()?)
-        }
-        ("sub", 3) if o(0) == o(1) && o(0) != "sp" && reg(o(0))? < 13 => {
-            Op::AddImm(reg(o(0))?, -o(2).strip_prefix('#')?.parse::<i64>().ok()?)
         }
         ("mov", 2) => Op::MovImm(reg(o(0))?, o(1).strip_prefix('#')?.parse().ok()?),
         ("sub", 3) if o(0) == "sp" && o(1) == "sp" => {
@@ -447,36 +405,6 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
                 m.r[*r2] = m.s[*s + 1];
             }
             Op::MovImm(r, v) => m.r[*r] = *v,
-            Op::Ldm(b, list, wb, db) | Op::Stm(b, list, wb, db) => {
-                let n = 4 * list.len() as u32;
-                let start = if *db {
-                    m.r[*b].wrapping_sub(n)
-                } else {
-                    m.r[*b]
-                };
-                // the lowest register to the lowest address, in list order
-                let is_load = matches!(op, Op::Ldm(..));
-                let mut vals = Vec::with_capacity(list.len());
-                for (k, &r) in list.iter().enumerate() {
-                    let a = start.wrapping_add(4 * k as u32);
-                    if is_load {
-                        vals.push(m.load(line, a)?);
-                    } else {
-                        m.store(line, a, m.r[r])?;
-                    }
-                }
-                for (&r, v) in list.iter().zip(vals) {
-                    m.r[r] = v;
-                }
-                if *wb {
-                    m.r[*b] = if *db {
-                        m.r[*b].wrapping_sub(n)
-                    } else {
-                        m.r[*b].wrapping_add(n)
-                    };
-                }
-            }
-            Op::AddImm(r, d) => m.r[*r] = (i64::from(m.r[*r]) + d) as u32,
             Op::SpAdd(d) => m.r[13] = (i64::from(m.r[13]) + d) as u32,
             Op::BxLr => {
                 m.r[15] = m.r[14];
