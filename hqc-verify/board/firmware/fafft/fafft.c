@@ -953,16 +953,21 @@ static void vals_transpose(fafft_vals_t *v)
         for (unsigned k = 0; k < 32; k++) transpose32_strided(&v->g[32 * bh][k]);
 }
 
+/* stage regions: btfy.low / ibtfy.low = layers 5..1 on the NGS stored groups (layout B) */
 void fafft_btfy(fafft_vals_t *v)
 {
     for (unsigned L = FAFFT_L; L >= 6; L--) btfy_cross(v, L, 0);
     vals_transpose(v);
+    STAGE_START();
     for (unsigned L = 5; L >= 1; L--) btfy_low(v, L, 0);
+    STAGE_STOP("btfy.low");
 }
 
 void fafft_ibtfy(fafft_vals_t *v)
 {
+    STAGE_START();
     for (unsigned L = 1; L <= 5; L++) btfy_low(v, L, 1);
+    STAGE_STOP("ibtfy.low");
     vals_transpose(v);
     for (unsigned L = 6; L <= FAFFT_L; L++) btfy_cross(v, L, 1);
 }
