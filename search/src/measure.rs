@@ -617,8 +617,9 @@ pub fn not_buildable(p: &Plan, m: u32) -> Option<String> {
             FIRMWARE_L.end()
         ));
     }
-    // (a karatsuba2 plan's c is its residual size; the firmware sizes that scratch itself)
-    if p.c > 0 && p.kind != PlanKind::Karatsuba2 {
+    // (a karatsuba2 plan's c is its residual size; the firmware sizes that scratch itself; a
+    // two-moduli plan's c is N2 and it has no residue ring)
+    if p.c > 0 && p.kind != PlanKind::Karatsuba2 && p.kind != PlanKind::TwoModuli {
         let need = kara_scratch(p.c / 32);
         let have = kara_scratch_words(p.c / 32);
         if need > have {

@@ -480,6 +480,10 @@ fn measure_refuses_plans_the_firmware_cannot_build() {
         not_buildable(&bad, 32)
     );
     assert!(not_buildable(two, 16).is_some());
+    // its c is N2, not a residue ring: no Karatsuba scratch limit (HQC-5: N2 = 2^16)
+    let mut big = two.clone();
+    big.c = 65_536;
+    assert_eq!(not_buildable(&big, 32), None);
     let res = r
         .plans
         .iter()

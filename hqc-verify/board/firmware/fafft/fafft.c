@@ -802,7 +802,8 @@ static uint32_t wg_lv[5][NGS / 2][BS_LEAVES16]; /* layers L = 1..5 (layout B), p
    point i = 32 bl + t (bl < NG) in group t at bit bl, and bit positions NG..31 of every group
    belong to no point: layers 5..1 and the pointwise products compute them (bitsliced, they do
    not mix bit positions) and the inverse transposition returns them to groups NG..31, which
-   Decode never reads. Costs: layers 5..1 and the pointwise product on 32 groups, not NG. */
+   Decode never reads. Costs: layers 5..1 on 32 groups, not NG; the pointwise product packs
+   the data bits into NG groups (fafft_pointwise3). */
 static inline unsigned pair_group(unsigned L, unsigned p)
 {
     /* p-th group with bit (L-1) clear */
@@ -952,33 +953,81 @@ static void vals_transpose(fafft_vals_t *v)
         for (unsigned k = 0; k < 32; k++) transpose32_strided(&v->g[32 * bh][k]);
 }
 
+/* stage regions: btfy.low / ibtfy.low = layers 5..1 on the NGS stored groups (layout B) */
 void fafft_btfy(fafft_vals_t *v)
 {
     for (unsigned L = FAFFT_L; L >= 6; L--) btfy_cross(v, L, 0);
     vals_transpose(v);
+    STAGE_START();
     for (unsigned L = 5; L >= 1; L--) btfy_low(v, L, 0);
+    STAGE_STOP("btfy.low");
 }
 
 void fafft_ibtfy(fafft_vals_t *v)
 {
+    STAGE_START();
     for (unsigned L = 1; L <= 5; L++) btfy_low(v, L, 1);
+    STAGE_STOP("ibtfy.low");
     vals_transpose(v);
     for (unsigned L = 6; L <= FAFFT_L; L++) btfy_cross(v, L, 1);
 }
 
+#if NG < 32
+/* l < 10: in layout B only bit positions 0..NG-1 of the 32 groups hold points. The pointwise
+   product packs the data bits of PACK = 32/NG groups into the words of one (group t = j + NG q
+   goes to bits NG q .. NG q + NG - 1 of packed group j), multiplies NG packed groups and
+   unpacks; the unpacked groups have zeros at the positions of no point. Fixed loops and
+   addresses. */
+#define PACK (32u / NG)
+static uint32_t pw_pa[NG][32], pw_pb[NG][32], pw_pc[NG][32];
+
+static void pack_groups(uint32_t p[NG][32], const fafft_vals_t *a)
+{
+    const uint32_t m = (1u << NG) - 1u;
+    for (unsigned j = 0; j < NG; j++)
+        for (unsigned k = 0; k < 32; k++) {
+            uint32_t w = 0;
+#pragma GCC unroll 16
+            for (unsigned q = 0; q < PACK; q++) w |= (a->g[j + NG * q][k] & m) << (NG * q);
+            p[j][k] = w;
+        }
+}
+
+static void unpack_groups(fafft_vals_t *out, const uint32_t p[NG][32])
+{
+    const uint32_t m = (1u << NG) - 1u;
+    for (unsigned j = 0; j < NG; j++)
+        for (unsigned k = 0; k < 32; k++) {
+            const uint32_t w = p[j][k];
+#pragma GCC unroll 16
+            for (unsigned q = 0; q < PACK; q++) out->g[j + NG * q][k] = (w >> (NG * q)) & m;
+        }
+}
+
 void fafft_pointwise3(fafft_vals_t *out, const fafft_vals_t *a, const fafft_vals_t *b)
 {
-    for (unsigned g = 0; g < NGS; g++) bs_mul32(out->g[g], a->g[g], b->g[g]);
+    pack_groups(pw_pa, a);
+    pack_groups(pw_pb, b);
+    for (unsigned g = 0; g < NG; g++) bs_mul32(pw_pc[g], pw_pa[g], pw_pb[g]);
+    unpack_groups(out, pw_pc);
+}
+
+void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b) { fafft_pointwise3(a, a, b); }
+#else
+void fafft_pointwise3(fafft_vals_t *out, const fafft_vals_t *a, const fafft_vals_t *b)
+{
+    for (unsigned g = 0; g < NG; g++) bs_mul32(out->g[g], a->g[g], b->g[g]);
 }
 
 void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b)
 {
     uint32_t t[32];
-    for (unsigned g = 0; g < NGS; g++) {
+    for (unsigned g = 0; g < NG; g++) {
         bs_mul32(t, a->g[g], b->g[g]);
         memcpy(a->g[g], t, sizeof t);
     }
 }
+#endif
 
 /* ------------------------------------------------------------------ pipeline sec. 7.2 */
 void fafft_forward(fafft_vals_t *out, const uint32_t *f, unsigned fwords, uint32_t *buf)
@@ -1553,7 +1602,7 @@ void hqc_ring_mul_pre(uint32_t *r, const uint32_t *f, const fafft_vals_t *tf, co
 void hqc_fold(uint32_t *r, const uint32_t *h)
 {
     const unsigned q = HQC_N / 32, s = HQC_N % 32;
-#if defined(__arm__) && !defined(HOST_BUILD)
+#if defined(__arm__) && !defined(HOST_BUILD) && (HQC_N % 32)   /* (n = 32 q: the plain loop; e.g. a second instance) */
     if (s && HQC_WORDS >= 4) {
         /* four words per iteration: r[i] = h[i] ^ h[q+i] >> s ^ h[q+i+1] << (32-s) */
         const uint32_t *hh = h, *hq = h + q;
