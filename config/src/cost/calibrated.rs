@@ -13,7 +13,7 @@ use super::{butterfly_ops, CostError, CostTable, TransformConsts};
 use serde::Serialize;
 
 /// Version of the calibrated model (recorded in every JSON of `search crt`).
-pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v4";
+pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v5";
 
 /// One feature of a component: its name, its count for the configuration, its coefficient
 /// (cycles per unit) and their product.
@@ -96,37 +96,37 @@ impl CalBreakdown {
 /// fit and its data).
 pub mod coef {
     /// Cycles of one γ_j routine call: constant part (prediction from the Paar count).
-    pub const RT_GAMMA_BASE: f64 = 168.8;
+    pub const RT_GAMMA_BASE: f64 = 145.9;
     /// Cycles of one γ_j routine call per Paar XOR of its screening program.
-    pub const RT_GAMMA_XOR: f64 = 1.543;
+    pub const RT_GAMMA_XOR: f64 = 1.654;
     /// Cycles of one Encode / Decode routine call: constant part.
     pub const RT_ED_BASE: f64 = 0.0;
     /// Cycles of one Encode / Decode routine call per Paar XOR.
-    pub const RT_ED_XOR: f64 = 2.316;
+    pub const RT_ED_XOR: f64 = 2.308;
     /// Per Taylor / column word of the basis conversion.
-    pub const BC_WORD: f64 = 5.407;
+    pub const BC_WORD: f64 = 6.197;
     /// Per word of the table-driven row pass (bc8 / ibc8).
-    pub const BC_ROW: f64 = 45.86;
+    pub const BC_ROW: f64 = 40.15;
     /// Per group of Encode / Decode (gather or scatter, call).
-    pub const ED_GROUP: f64 = 101.6;
+    pub const ED_GROUP: f64 = 101.8;
     /// Per butterfly (group pair): the γ call and the two 32-word XORs.
-    pub const BF_PAIR: f64 = 1167.0;
+    pub const BF_PAIR: f64 = 1162.0;
     /// Per cycle of the v1 formula for the β-independent s0 part of the butterflies.
-    pub const BF_S0: f64 = 0.0089;
+    pub const BF_S0: f64 = 0.0144;
     /// Per group of the pointwise products.
     pub const PW_GROUP: f64 = 3056.0;
     /// Per 32×32 carry-less product (clmul32).
-    pub const RES_CLMUL: f64 = 75.29;
+    pub const RES_CLMUL: f64 = 75.01;
     /// Per word of XOR / copy / clear in the Karatsuba.
-    pub const RES_WORD: f64 = 12.74;
+    pub const RES_WORD: f64 = 12.62;
     /// Per term of the sparse solve (one load and XOR with shift).
-    pub const REC_SOLVE_TERM: f64 = 3.531;
+    pub const REC_SOLVE_TERM: f64 = 2.762;
     /// Per word of u (table-driven S^{-1}, t and copies).
-    pub const REC_WORD: f64 = 121.4;
+    pub const REC_WORD: f64 = 69.19;
     /// Per word of the shifted copies of u (one per occupied residue r != 0).
-    pub const REC_SHIFT_WORD: f64 = 1.679;
+    pub const REC_SHIFT_WORD: f64 = 6.620;
     /// Per word XORed into h by the sparse product M·u.
-    pub const REC_XOR_WORD: f64 = 4.241;
+    pub const REC_XOR_WORD: f64 = 5.026;
 }
 
 // ---------------------------------------------------------------------------------------------
