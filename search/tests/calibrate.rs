@@ -102,7 +102,8 @@ fn committed_coefficients_are_the_fit_of_the_committed_table() {
 
 /// `search calibrate --crt` finds a measured plan's kind by the plan's `rank` field, not by its
 /// position in `plans`: with the plans of a committed `--measure` report listed in reverse
-/// order, the 2-Karatsuba row is still the one left out and the single-FAFFT row still kept.
+/// order, the two-moduli and 2-Karatsuba rows are still the ones left out and the single-FAFFT
+/// and residue rows still kept.
 #[test]
 fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -126,7 +127,12 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
         stderr.contains("plan 3 (2^16 2-Karatsuba k=28832) left out: a karatsuba2 plan"),
         "{stderr}"
     );
-    assert_eq!(stderr.matches("left out").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("plan 2 (2^16 ⊕ 2^16 (two moduli)) left out: a two_moduli plan"),
+        "{stderr}"
+    );
+    // the single-FAFFT and residue rows (ranks 1, 4, 5) are kept
+    assert_eq!(stderr.matches("left out").count(), 2, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("calibrate json");
     let text = report.to_string();
     assert!(
