@@ -41,8 +41,10 @@ else
 fi
 FW="$FW $(sha256sum "$HQC_VERIFY" | cut -c1-16)"
 
-# Extra rows: NAME|LEVEL|N|L|C|BETA|CHAIN|SOURCE. Betas from the committed scans
-# (results/moduli-m32-l1{0,1,2}.json, "lightest orbit k") and the joint search.
+# Extra rows: NAME|LEVEL|N|L|C|BETA|CHAIN|SOURCE[|L2:BETA2]. Betas from the committed scans
+# (results/moduli-m32-l1{0,1,2}.json, "lightest orbit k") and the joint search. With L2:BETA2 the
+# row is a two-moduli export (c = 0, `--second-l L2 --second-beta BETA2`; the second betas are
+# light moduli of `search moduli --m 32 --l L2`, and the planner's own choices).
 EXTRA=(
 "h1-lightest|HQC-1|17669|10|3072|0x0028b51f|default|lightest orbit 1 of l = 10 (results/moduli-m32-l10.json)"
 "h1-b28b612-c3072|HQC-1|17669|10|3072|0x0028b612|default|lightest orbit 2 of l = 10 (results/moduli-m32-l10.json)"
@@ -56,11 +58,23 @@ EXTRA=(
 "h5-b8e514|HQC-5|57637|12|0|0x0008e514|default|lightest orbit 2 of l = 12 (results/moduli-m32-l12.json)"
 "h5-b8c9ac|HQC-5|57637|12|0|0x0008c9ac|default|lightest orbit 3 of l = 12 (results/moduli-m32-l12.json)"
 "h5-b8f572|HQC-5|57637|12|0|0x0008f572|default|lightest orbit 4 of l = 12 (results/moduli-m32-l12.json)"
+"tm-h1-l7a|HQC-1|17669|10|0|0x0028b51f|default|two-moduli configuration for the v6 fit|7:0x00012d42"
+"tm-h1-l8|HQC-1|17669|10|0|0x0028b51f|default|two-moduli configuration for the v6 fit|8:0x0093b187"
+"tm-h1-l9|HQC-1|17669|10|0|0x0028b51f|default|two-moduli configuration for the v6 fit|9:0x005dda23"
+"tm-h3-l9|HQC-3|35851|11|0|0x00112c53|default|two-moduli configuration for the v6 fit|9:0x005dda23"
+"tm-h3-l8b|HQC-3|35851|11|0|0x00112c53|default|two-moduli configuration for the v6 fit|8:0x00563f28"
+"tm-h3-l10|HQC-3|35851|11|0|0x00112c53|default|two-moduli configuration for the v6 fit|10:0x0028b51f"
+"tm-h5-l11b|HQC-5|57637|11|0|0x00112c53|default|two-moduli configuration for the v6 fit|11:0x00112cc1"
+"tm-h1-plan|HQC-1|17669|10|0|0x0028b51f|default|the planner's HQC-1 two-moduli plan|7:0x0001037b"
+"tm-h3-plan|HQC-3|35851|11|0|0x00112c53|default|the planner's HQC-3 two-moduli plan|8:0x0093b187"
+"tm-h5-plan|HQC-5|57637|11|0|0x00112c53|default|the planner's HQC-5 two-moduli plan|11:0x00112c52"
 )
 # The rows the coefficients are fitted on: every row of the search crt runs (the planner's
 # top plans, --fit-crt-rows); the extra rows above are held out (their other beta were never
-# seen by the fit), unless named here (row name, or configuration L:BETA:C).
-FITTED=()
+# seen by the fit), unless named here (row name, or configuration L:BETA:C): five of the
+# two-moduli rows (the reductions mod M2 and the general CRT have no crt row of their own at
+# HQC-1 and HQC-3, where the planner ranks the two-moduli plan below the top 5).
+FITTED=(tm-h1-l7a tm-h1-l9 tm-h3-l9 tm-h3-l10 tm-h5-l11b)
 
 # find_export DIR COMMAND: copy a committed export with this command into DIR (0 if found).
 find_export() {
@@ -155,10 +169,12 @@ BOARD_ARGS=()
 i=0
 for row in "${EXTRA[@]}"; do
     i=$((i + 1))
-    IFS='|' read -r name level n l c beta chain source <<< "$row"
-    echo "model-table: [$i/${#EXTRA[@]}] $name ($level, beta $beta, c = $c, chain $chain)"
+    IFS='|' read -r name level n l c beta chain source second <<< "$row"
+    echo "model-table: [$i/${#EXTRA[@]}] $name ($level, beta $beta, c = $c, chain $chain${second:+, second $second})"
     dir="$WORK/exp/$name"
-    ensure_export "$dir" "search export --m 32 --l $l --beta $beta --c $c --n $n --chain $chain"
+    cmd="search export --m 32 --l $l --beta $beta --c $c --n $n"
+    [ -n "$second" ] && cmd="$cmd --second-l ${second%%:*} --second-beta ${second#*:}"
+    ensure_export "$dir" "$cmd --chain $chain"
     [ -n "${MODEL_TABLE_EXPORTS_ONLY:-}" ] && continue
     rep="$WORK/board/$name.json"
     s=$(stamp "$dir")

@@ -40,9 +40,9 @@
 
 use crate::codegen::{self, Chain, ChainError, TransformPrograms};
 use crate::cost::{
-    self, calibrated_cost, Breakdown, CalBreakdown, CalComponent, CalResidue, Component, CostError,
-    CostTable, KaraCount, OpCount, ResidueMethod, SparseCount, TransformConsts,
-    CALIBRATED_MODEL_VERSION, COST_MODEL_VERSION,
+    self, calibrated_cost, two_moduli_cost, Breakdown, CalBreakdown, CalComponent, CalResidue,
+    Component, CostError, CostTable, KaraCount, OpCount, ResidueMethod, SparseCount,
+    TransformConsts, TwoModTransform, CALIBRATED_MODEL_VERSION, COST_MODEL_VERSION,
 };
 use algebra::cantor::{is_orbit_min, orbit_min, CantorBasis};
 use algebra::field::{BinaryField, Tower};
@@ -979,30 +979,31 @@ impl Ctx<'_> {
             }
             + cost::sparse_ops(sc);
         let cost_v1 = Breakdown::new(fwd, pw, inv, res, rec, &self.cfg.table);
-        // Calibrated transforms (docs/cost-model.md §4): the forward transforms of both sizes,
-        // one extra forward at N2 (c1 mod M2, all N2 bits), the pointwise products (one extra
-        // at N2) and both inverses. The reductions and the general CRT are measured by the
-        // two-moduli driver (fafft/twomod.c) but no row of the fit covers them: they keep the
-        // v1 operation counts under the cost table.
-        let a = calibrated_cost(&t1.xor_programs, self.n, None, fc, None)?;
-        let b = calibrated_cost(&t2.xor_programs, self.n, None, fc, None)?;
-        let extra = calibrated_cost(&t2.xor_programs, n2, None, 1, None)?;
-        let mut model = CalBreakdown {
-            forward: a.forward.clone(),
-            pointwise: a.pointwise.clone(),
-            inverse: a.inverse.clone(),
-            routines: a.routines,
-            ..Default::default()
+        // Calibrated (docs/cost-model.md §4): the transforms and pointwise products of both
+        // sizes, the reductions mod M2 and the general CRT by the firmware's counts
+        // (fafft/twomod.c), one definition shared with the fit (`search calibrate`).
+        let exps = |m: &ModulusInfo| -> Vec<u64> {
+            m.modulus()
+                .exponents()
+                .into_iter()
+                .map(|e| e as u64)
+                .collect()
         };
-        model.forward.cycles += b.forward.cycles + extra.forward.cycles;
-        model.forward.terms.clear();
-        model.pointwise.cycles += 2.0 * b.pointwise.cycles;
-        model.pointwise.terms.clear();
-        model.inverse.cycles += b.inverse.cycles;
-        model.inverse.terms.clear();
-        model.residue.cycles = cost_v1.residue.cycles;
-        model.reconstruction.cycles = cost_v1.reconstruction.cycles;
-        model.total_cycles = model.parts().iter().map(|p| p.1).sum();
+        let (e1, e2) = (exps(m1), exps(m2));
+        let model = two_moduli_cost(
+            TwoModTransform {
+                consts: &t1.xor_programs,
+                modulus_exponents: &e1,
+                routines: None,
+            },
+            TwoModTransform {
+                consts: &t2.xor_programs,
+                modulus_exponents: &e2,
+                routines: None,
+            },
+            self.n,
+            fc,
+        )?;
         Ok(Plan {
             rank: 0,
             kind: PlanKind::TwoModuli,
@@ -1017,10 +1018,7 @@ impl Ctx<'_> {
             cost: cal_breakdown(&model),
             model,
             cost_v1,
-            uncalibrated: vec![
-                "residue: the reductions f, g mod M2 at v1 operation counts under the cost table (measured by the two-moduli driver, results/two-moduli/; no row of the fit covers them)".into(),
-                "reconstruction: h1 mod M2, D·F2(W) and h1 + M1·u at v1 operation counts under the cost table (measured likewise; no row of the fit covers them)".into(),
-            ],
+            uncalibrated: Vec::new(),
         })
     }
 }

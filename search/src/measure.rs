@@ -13,8 +13,8 @@
 
 use crate::codegen::{Chain, TransformPrograms};
 use crate::cost::{
-    calibrated_cost, routine_cycles, CalBreakdown, CalResidue, RoutineCycles,
-    CALIBRATED_MODEL_VERSION,
+    calibrated_cost, routine_cycles, two_moduli_cost, CalBreakdown, CalResidue, RoutineCycles,
+    TwoModTransform, CALIBRATED_MODEL_VERSION,
 };
 use crate::crt_plan::{modulus_info, CrtError, Plan, PlanKind, PlanReport};
 use serde::{Deserialize, Serialize};
@@ -150,8 +150,27 @@ pub struct TableRow {
     /// `.S` files; None when the export was not at hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routine_cycles: Option<RowRoutines>,
+    /// The second modulus of a two-moduli export (params.json `second`); None: one FAFFT
+    /// (+ x^c).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second: Option<RowSecond>,
     /// The measurement.
     pub measured: Measured,
+}
+
+/// The second transform of a two-moduli row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RowSecond {
+    /// l2.
+    pub l: u32,
+    /// β2 (tower hex).
+    pub beta: String,
+    /// wt(M2).
+    pub modulus_weight: u64,
+    /// Cycles of one call of each XOR routine of the second transform's export (its `second/`
+    /// folder), when it was at hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routine_cycles: Option<RowRoutines>,
 }
 
 /// Cycles of one call of each XOR routine of an export ([`routine_cycles`] of its `.S` files).
@@ -322,9 +341,22 @@ pub fn row_from_board(
     };
     let l = u(&["params", "l"])? as u32;
     // the routines of the measured export, when its folder is still there
-    let routine_cycles = get(v, &["params", "dir"])
-        .and_then(|d| d.as_str())
-        .and_then(|d| export_routines(Path::new(d), l).ok());
+    let dir = get(v, &["params", "dir"]).and_then(|d| d.as_str());
+    let routine_cycles = dir.and_then(|d| export_routines(Path::new(d), l).ok());
+    let second = match get(v, &["params", "second"]).filter(|x| !x.is_null()) {
+        None => None,
+        Some(_) => {
+            let l2 = u(&["params", "second", "l"])? as u32;
+            let sub = s(&["params", "second", "dir"])?;
+            Some(RowSecond {
+                l: l2,
+                beta: s(&["params", "second", "beta"])?,
+                modulus_weight: u(&["params", "second", "weight"])?,
+                routine_cycles: dir
+                    .and_then(|d| export_routines(&Path::new(d).join(&sub), l2).ok()),
+            })
+        }
+    };
     Ok(TableRow {
         name: name.into(),
         source: source.into(),
@@ -342,6 +374,7 @@ pub fn row_from_board(
         kat_passed,
         fitted: false,
         routine_cycles,
+        second,
         measured: Measured {
             forward: fig("forward")?,
             pointwise: fig("pointwise")?,
@@ -392,6 +425,52 @@ pub fn model_of(
         modulus_exponents: &exps,
     });
     Ok(calibrated_cost(&tc, n, residue, 2, routines).map_err(CrtError::Cost)?)
+}
+
+/// The calibrated model of a two-moduli configuration (the planner's `two_moduli` plan, by the
+/// same [`fafft_config::cost::two_moduli_cost`]): the first transform (l, β, chain, routines),
+/// the second (l2, β2, routines; default chain, as the planner and the exporter take it).
+pub fn two_moduli_model_of(
+    m: u32,
+    first: (u32, u32, Chain, Option<&RoutineCycles>),
+    second: (u32, u32, Option<&RoutineCycles>),
+    n: u64,
+) -> Result<CalBreakdown, MeasureError> {
+    let consts = |l: u32, beta: u32, chain: Chain| -> Result<_, MeasureError> {
+        let g = chain
+            .gamma_top(m, l, beta)
+            .map_err(|e| CrtError::Chain(e))?;
+        Ok(TransformPrograms::screening(m, l, beta, g)
+            .map_err(|e| CrtError::Chain(e))?
+            .consts())
+    };
+    let exps = |l: u32, beta: u32| -> Result<Vec<u64>, MeasureError> {
+        Ok(modulus_info(m, l, beta)?
+            .modulus()
+            .exponents()
+            .into_iter()
+            .map(|e| e as u64)
+            .collect())
+    };
+    let (l1, b1, chain, r1) = first;
+    let (l2, b2, r2) = second;
+    let (c1, c2) = (consts(l1, b1, chain)?, consts(l2, b2, Chain::Default)?);
+    let (e1, e2) = (exps(l1, b1)?, exps(l2, b2)?);
+    Ok(two_moduli_cost(
+        TwoModTransform {
+            consts: &c1,
+            modulus_exponents: &e1,
+            routines: r1,
+        },
+        TwoModTransform {
+            consts: &c2,
+            modulus_exponents: &e2,
+            routines: r2,
+        },
+        n,
+        2,
+    )
+    .map_err(CrtError::Cost)?)
 }
 
 /// Model / measured estimated cycles of one row, per component.
@@ -454,19 +533,35 @@ pub fn fit_row_with(r: &TableRow, routines: Routines) -> Result<RowFit, MeasureE
         reason: e.to_string(),
     })?;
     let chain = Chain::parse(&r.chain).map_err(|e| CrtError::Chain(e))?;
-    let exported = match routines {
-        Routines::Predicted => None,
-        Routines::Exported => Some(
-            r.routine_cycles
-                .as_ref()
-                .ok_or_else(|| MeasureError::Table {
-                    path: r.name.clone(),
-                    reason: "the row has no routine cycles of its export (re-run it with scripts/model-table.sh)".into(),
-                })?
-                .cycles(),
-        ),
+    let own = |rc: Option<&RowRoutines>,
+               what: &str|
+     -> Result<Option<RoutineCycles>, MeasureError> {
+        match routines {
+            Routines::Predicted => Ok(None),
+            Routines::Exported => rc.map(|x| Some(x.cycles())).ok_or_else(|| MeasureError::Table {
+                path: r.name.clone(),
+                reason: format!("the row has no routine cycles of its {what} export (re-run it with scripts/model-table.sh)"),
+            }),
+        }
     };
-    let b = model_of(r.m, r.l, beta, chain, r.c, r.n, exported.as_ref())?;
+    let exported = own(r.routine_cycles.as_ref(), "")?;
+    let b = match &r.second {
+        None => model_of(r.m, r.l, beta, chain, r.c, r.n, exported.as_ref())?,
+        Some(sec) => {
+            let beta2 =
+                fafft_config::beta::parse_u32(&sec.beta).map_err(|e| MeasureError::Table {
+                    path: r.name.clone(),
+                    reason: format!("second β: {e}"),
+                })?;
+            let second = own(sec.routine_cycles.as_ref(), "second transform's")?;
+            two_moduli_model_of(
+                r.m,
+                (r.l, beta, chain, exported.as_ref()),
+                (sec.l, beta2, second.as_ref()),
+                r.n,
+            )?
+        }
+    };
     let ms = &r.measured;
     let pairs = [
         (b.forward.cycles, ms.forward.cycles),
@@ -1218,10 +1313,13 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         MeasuredTable::committed()?
     } else {
         let mut rows = Vec::new();
+        let mut command = a.command();
         if let Some(file) = &a.table {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-            rows = MeasuredTable::parse(&text, &file.display().to_string())?.rows;
+            let t = MeasuredTable::parse(&text, &file.display().to_string())?;
+            rows = t.rows;
+            command += &format!(" (the --table rows were made by: {})", t.command);
         }
         for file in &a.crt {
             let text = std::fs::read_to_string(file)
@@ -1240,9 +1338,9 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 let Some(m) = p.get("measured").filter(|m| !m.is_null()) else {
                     continue;
                 };
-                // Only single-FAFFT (+ x^c) plans are table rows: the table's model of a row is
-                // that of one FAFFT configuration, and a row records no split and no second
-                // modulus (results/karatsuba2 holds the split's modelled-against-measured
+                // Single-FAFFT (+ x^c) and two-moduli plans are table rows (a row records its
+                // second modulus); a split or karatsuba2 plan is not (the table's model of a row
+                // has no split; results/karatsuba2 holds the split's modelled-against-measured
                 // figures). The plan is found by its `rank` field, not by its position.
                 let rank = p.get("rank").and_then(|r| r.as_u64()).ok_or_else(|| {
                     anyhow::anyhow!("{}: a measured plan without a `rank`", file.display())
@@ -1261,7 +1359,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                             file.display()
                         )
                     })?;
-                if kind != "single" && kind != "residue" {
+                if kind != "single" && kind != "residue" && kind != "two_moduli" {
                     eprintln!(
                         "calibrate: {}: plan {rank} ({}) left out: a {kind} plan is not a table row",
                         file.display(),
@@ -1271,6 +1369,14 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 }
                 let mut row: TableRow = serde_json::from_value(m.clone())
                     .map_err(|e| anyhow::anyhow!("{}: bad measured row: {e}", file.display()))?;
+                if kind == "two_moduli" && row.second.is_none() {
+                    eprintln!(
+                        "calibrate: {}: plan {rank} ({}) left out: its measured row records no second modulus (measured before rows carried one; re-run search crt --measure)",
+                        file.display(),
+                        p.get("label").and_then(|l| l.as_str()).unwrap_or("?")
+                    );
+                    continue;
+                }
                 if !row.name.starts_with("crt-") {
                     row.name = format!("crt-{}-{}", row.n, row.name);
                 }
@@ -1319,7 +1425,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         MeasuredTable {
             schema_version: TABLE_SCHEMA,
             timing: "m4-trm-r0p1-v1".into(),
-            command: a.command(),
+            command,
             rows,
         }
     };
@@ -1396,12 +1502,18 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
 
 /// The coefficient groups of the calibrated model and the measured stage each is fitted to:
 /// (group = measured stage, the fitted features of `calibrated::transform_terms` & co., the
-/// features with coefficient 1 that are subtracted from the stage first: the XOR routines'
-/// own TRM cycles, from the rows' exports).
+/// features whose cycles (count × current coefficient) are subtracted from the stage first:
+/// the XOR routines' own TRM cycles (coefficient 1, from the rows' exports), and in the
+/// reconstruction the two-moduli reduction of h1 mod M2, priced by the coefficients the
+/// residue group fits on f, g mod M2).
 pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
     (
         "butterflies",
-        &["butterflies (group pairs)", "s0 part (v1 cycles)"],
+        &[
+            "butterflies (group pairs)",
+            "layout transposes (32-group blocks)",
+            "s0 part (v1 cycles)",
+        ],
         &["gamma routine cycles"],
     ),
     (
@@ -1414,8 +1526,19 @@ pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
         &["Encode/Decode groups"],
         &["Encode/Decode routine cycles"],
     ),
-    ("pointwise", &["groups"], &[]),
-    ("residue", &["clmul32 products", "Karatsuba words"], &[]),
+    ("pointwise", &["groups", "packed words"], &[]),
+    (
+        "residue",
+        &[
+            "clmul32 products",
+            "Karatsuba words",
+            "reduction words",
+            "reduction copy words",
+            "reduction term loops",
+            "reductions",
+        ],
+        &[],
+    ),
     (
         "reconstruction",
         &[
@@ -1423,8 +1546,16 @@ pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
             "words of u",
             "shifted words",
             "M·u XOR words",
+            "vector words",
+            "M1·u shifted words",
+            "M1·u XOR words",
         ],
-        &[],
+        &[
+            "h1 reduction words",
+            "h1 reduction copy words",
+            "h1 reduction term loops",
+            "h1 reductions",
+        ],
     ),
 ];
 
@@ -1646,14 +1777,14 @@ pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, MeasureError
                 continue;
             }
             let (fr, k) = features(&rf.model, names);
-            let (fx, _) = features(&rf.model, fixed);
+            let (fx, kx) = features(&rf.model, fixed);
             for (c, v) in current.iter_mut().zip(k) {
                 if v != 0.0 {
                     *c = v;
                 }
             }
             f.push(fr);
-            y.push(meas as f64 - fx.iter().sum::<f64>());
+            y.push(meas as f64 - fx.iter().zip(&kx).map(|(a, b)| a * b).sum::<f64>());
         }
         if y.is_empty() {
             continue;

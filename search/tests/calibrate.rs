@@ -76,14 +76,23 @@ fn committed_coefficients_are_the_fit_of_the_committed_table() {
         ("basis-conversion row words", coef::BC_ROW),
         ("Encode/Decode groups", coef::ED_GROUP),
         ("butterflies (group pairs)", coef::BF_PAIR),
+        ("layout transposes (32-group blocks)", coef::BF_BLOCK),
         ("s0 part (v1 cycles)", coef::BF_S0),
         ("groups", coef::PW_GROUP),
+        ("packed words", coef::PW_PACK_WORD),
         ("clmul32 products", coef::RES_CLMUL),
         ("Karatsuba words", coef::RES_WORD),
+        ("reduction words", coef::RED_WORD),
+        ("reduction copy words", coef::RED_COPY_WORD),
+        ("reduction term loops", coef::RED_LOOP),
+        ("reductions", coef::RED_CALL),
         ("solve terms", coef::REC_SOLVE_TERM),
         ("words of u", coef::REC_WORD),
         ("shifted words", coef::REC_SHIFT_WORD),
         ("M·u XOR words", coef::REC_XOR_WORD),
+        ("vector words", coef::TM_VEC_WORD),
+        ("M1·u shifted words", coef::TM_SHIFT_WORD),
+        ("M1·u XOR words", coef::TM_XOR_WORD),
     ];
     for (name, k) in committed {
         let (_, fitted, _) = groups
@@ -102,8 +111,8 @@ fn committed_coefficients_are_the_fit_of_the_committed_table() {
 
 /// `search calibrate --crt` finds a measured plan's kind by the plan's `rank` field, not by its
 /// position in `plans`: with the plans of a committed `--measure` report listed in reverse
-/// order, the two-moduli and 2-Karatsuba rows are still the ones left out and the single-FAFFT
-/// and residue rows still kept.
+/// order, the 2-Karatsuba row is still the one left out and the single-FAFFT, two-moduli and
+/// residue rows still kept.
 #[test]
 fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -127,17 +136,51 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
         stderr.contains("plan 3 (2^16 2-Karatsuba k=28832) left out: a karatsuba2 plan"),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("plan 2 (2^16 ⊕ 2^16 (two moduli)) left out: a two_moduli plan"),
-        "{stderr}"
-    );
-    // the single-FAFFT and residue rows (ranks 1, 4, 5) are kept
-    assert_eq!(stderr.matches("left out").count(), 2, "{stderr}");
+    // the single-FAFFT, two-moduli and residue rows (ranks 1, 2, 4, 5) are kept: the
+    // two-moduli row records its second modulus and is modelled as a two-moduli plan
+    assert_eq!(stderr.matches("left out").count(), 1, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("calibrate json");
     let text = report.to_string();
     assert!(
-        text.contains("crt-57637-"),
+        text.contains("crt-57637-rank-1"),
         "the single-FAFFT row is kept: {text}"
+    );
+    let two = report["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["name"] == "crt-57637-rank-2")
+        .expect("the two-moduli row is kept");
+    let product = two["components"]
+        .as_array()
+        .expect("components")
+        .iter()
+        .find(|c| c[0] == "product")
+        .and_then(|c| c[3].as_f64())
+        .expect("product ratio");
+    assert!((0.95..=1.05).contains(&product), "{product}");
+    // a two-moduli row without its second modulus (measured before rows carried one) is left
+    // out, naming why
+    let mut old = v.clone();
+    for p in old["measured"]["plans"]
+        .as_array_mut()
+        .expect("measured plans")
+    {
+        if let Some(m) = p.get_mut("measured").and_then(|m| m.as_object_mut()) {
+            m.remove("second");
+        }
+    }
+    std::fs::write(&file, serde_json::to_string(&old).expect("json")).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
+        .args(["calibrate", "--json", "--crt"])
+        .arg(&file)
+        .output()
+        .expect("run search");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("plan 2 (2^16 ⊕ 2^16 (two moduli)) left out: its measured row records no second modulus"),
+        "{stderr}"
     );
     // A measured plan whose rank is not among `plans` is an error naming it.
     v["plans"]

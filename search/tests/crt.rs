@@ -223,7 +223,7 @@ fn planner_small_field_is_deterministic_and_complete() {
     assert!(a.plans.iter().any(|p| p.kind == PlanKind::Karatsuba2));
     // the kinds with components outside the calibrated fit say so, the others do not
     for p in &a.plans {
-        let outside = matches!(p.kind, PlanKind::Karatsuba2 | PlanKind::TwoModuli);
+        let outside = p.kind == PlanKind::Karatsuba2;
         assert_eq!(!p.uncalibrated.is_empty(), outside, "{}", p.label);
         assert!(p
             .uncalibrated
@@ -394,7 +394,30 @@ fn calibrated_model_fits_the_committed_board_table() {
         assert!(r.firmware_checks_passed, "{}: firmware checks", r.name);
         assert!(r.kat_passed, "{}: KAT {}", r.name, r.kat);
         assert!(r.routine_cycles.is_some(), "{}: routine cycles", r.name);
+        if let Some(s) = &r.second {
+            assert!(
+                s.routine_cycles.is_some(),
+                "{}: second routine cycles",
+                r.name
+            );
+        }
     }
+    // Two-moduli configurations (the planner's plan kind `two_moduli`) are rows at every
+    // level, fitted and held out, with second transforms of l2 < 10 (the padded layout).
+    for level in ["HQC-1", "HQC-3", "HQC-5"] {
+        let two: Vec<_> = t
+            .rows
+            .iter()
+            .filter(|r| r.level == level && r.second.is_some())
+            .collect();
+        assert!(!two.is_empty(), "{level}: no two-moduli row");
+    }
+    let two = t.rows.iter().filter(|r| r.second.is_some());
+    assert!(two.clone().any(|r| r.fitted) && two.clone().any(|r| !r.fitted));
+    assert!(t
+        .rows
+        .iter()
+        .any(|r| r.second.as_ref().is_some_and(|s| s.l < 10)));
     // The model is recomputed from each row's configuration (m, l, β, chain, c, n): as the
     // planner ranks (routines predicted from the Paar counts), and as the joint search's full
     // stage prices (the export's own routines).
@@ -439,6 +462,22 @@ fn the_fit_check_fails_on_a_wrong_measurement() {
             .any(|(c, _, _, q)| !(bounds(c).0..=bounds(c).1).contains(q));
         assert!(bad, "{routines:?}");
     }
+    // a two-moduli row priced as its first transform alone (its second modulus dropped) is far
+    // outside: the row's model is the two-moduli plan's
+    let mut t = committed_table();
+    let r = t
+        .rows
+        .iter_mut()
+        .find(|r| r.second.is_some())
+        .expect("a two-moduli row");
+    r.second = None;
+    let name = r.name.clone();
+    let (rows, _) = search::measure::fit_with(&t, Routines::Predicted).expect("fit");
+    let row = rows.iter().find(|x| x.name == name).expect("row");
+    assert!(row
+        .components
+        .iter()
+        .any(|(c, _, _, q)| c == "product" && *q < 0.95));
     // and a row whose gamma routines are 50 % dearer than its export's moves the full-stage
     // product out of its bounds
     let mut t = committed_table();

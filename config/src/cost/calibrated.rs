@@ -13,7 +13,7 @@ use super::{butterfly_ops, CostError, CostTable, TransformConsts};
 use serde::Serialize;
 
 /// Version of the calibrated model (recorded in every JSON of `search crt`).
-pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v5";
+pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v6";
 
 /// One feature of a component: its name, its count for the configuration, its coefficient
 /// (cycles per unit) and their product.
@@ -96,25 +96,28 @@ impl CalBreakdown {
 /// fit and its data).
 pub mod coef {
     /// Cycles of one γ_j routine call: constant part (prediction from the Paar count).
-    pub const RT_GAMMA_BASE: f64 = 145.9;
+    pub const RT_GAMMA_BASE: f64 = 142.3;
     /// Cycles of one γ_j routine call per Paar XOR of its screening program.
-    pub const RT_GAMMA_XOR: f64 = 1.654;
+    pub const RT_GAMMA_XOR: f64 = 1.672;
     /// Cycles of one Encode / Decode routine call: constant part.
     pub const RT_ED_BASE: f64 = 0.0;
     /// Cycles of one Encode / Decode routine call per Paar XOR.
-    pub const RT_ED_XOR: f64 = 2.308;
+    pub const RT_ED_XOR: f64 = 2.313;
     /// Per Taylor / column word of the basis conversion.
-    pub const BC_WORD: f64 = 6.197;
+    pub const BC_WORD: f64 = 6.254;
     /// Per word of the table-driven row pass (bc8 / ibc8).
-    pub const BC_ROW: f64 = 40.15;
+    pub const BC_ROW: f64 = 40.42;
     /// Per group of Encode / Decode (gather or scatter, call).
-    pub const ED_GROUP: f64 = 101.8;
+    pub const ED_GROUP: f64 = 101.9;
     /// Per butterfly (group pair): the γ call and the two 32-word XORs.
-    pub const BF_PAIR: f64 = 1162.0;
+    pub const BF_PAIR: f64 = 889.1;
+    /// Per block of 32 stored groups: the layout A <-> B transpose between layers 6 and 5
+    /// (`vals_transpose`: 32 bit-matrix transposes of 32×32).
+    pub const BF_BLOCK: f64 = 49420.0;
     /// Per cycle of the v1 formula for the β-independent s0 part of the butterflies.
-    pub const BF_S0: f64 = 0.0144;
+    pub const BF_S0: f64 = 0.0;
     /// Per group of the pointwise products.
-    pub const PW_GROUP: f64 = 3056.0;
+    pub const PW_GROUP: f64 = 3058.0;
     /// Per 32×32 carry-less product (clmul32).
     pub const RES_CLMUL: f64 = 75.01;
     /// Per word of XOR / copy / clear in the Karatsuba.
@@ -127,6 +130,24 @@ pub mod coef {
     pub const REC_SHIFT_WORD: f64 = 6.620;
     /// Per word XORed into h by the sparse product M·u.
     pub const REC_XOR_WORD: f64 = 5.026;
+    /// Per word moved by the packing of the l < 10 pointwise product (`pack_groups`,
+    /// `unpack_groups`).
+    pub const PW_PACK_WORD: f64 = 4.587;
+    /// Per word of one term of a reduction mod M2 of the two-moduli driver (`reduce_m2`).
+    pub const RED_WORD: f64 = 9.284;
+    /// Per word copied into or cleared in the reduction scratch (`mod_m2`, `reduce_m2`).
+    pub const RED_COPY_WORD: f64 = 1.984;
+    /// Per term loop of a reduction mod M2 (one term of L on one chunk: set-up and exit).
+    pub const RED_LOOP: f64 = 23.69;
+    /// Per call of `mod_m2` (the stage's fixed part).
+    pub const RED_CALL: f64 = 6.0;
+    /// Per word of the two-moduli driver's vector passes: D = E + F2(h1 mod M2) (XOR) and the
+    /// clearing of h above N1.
+    pub const TM_VEC_WORD: f64 = 11.75;
+    /// Per word of the shifted copies of u in h1 + M1·u (one per occupied residue r != 0).
+    pub const TM_SHIFT_WORD: f64 = 5.549;
+    /// Per word XORed into h by M1·u.
+    pub const TM_XOR_WORD: f64 = 5.649;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,6 +443,228 @@ pub fn stored_groups(l: u32) -> u64 {
     (1u64 << l).div_ceil(32).max(32)
 }
 
+/// Words the l < 10 pointwise product moves to pack its operands' data bits into NG groups
+/// and to unpack the result (`pack_groups` twice and `unpack_groups` in fafft.c: 32 words of
+/// each of the 32 stored groups each); 0 from l = 10 on, where nothing is packed.
+pub fn packing_words(l: u32) -> u64 {
+    if (1u64 << l).div_ceil(32) < 32 {
+        3 * 32 * 32
+    } else {
+        0
+    }
+}
+
+/// Counts of one reduction `a mod M2` of the two-moduli driver (`mod_m2` and `reduce_m2` in
+/// hqc-verify/board/firmware/fafft/twomod.c), for an operand of `a` words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReduceCount {
+    /// Words XORed by the terms of L = M2 − x^N2: per chunk of `len` words above N2, `len`
+    /// per term, plus the carry word of a term whose exponent is not a multiple of 32.
+    pub words: u64,
+    /// Words copied into the scratch (`a`) and cleared above N2 (`a − N2/32`).
+    pub copy_words: u64,
+    /// Term loops run: one per term of L per chunk (each an inlined shifted XOR of the chunk).
+    pub term_loops: u64,
+    /// Calls of `mod_m2` (1; the operand may be its own residue and need no work).
+    pub calls: u64,
+}
+
+impl std::ops::AddAssign for ReduceCount {
+    fn add_assign(&mut self, o: Self) {
+        self.words += o.words;
+        self.copy_words += o.copy_words;
+        self.term_loops += o.term_loops;
+        self.calls += o.calls;
+    }
+}
+
+/// The counts of `a mod M2` for a second modulus of degree `n2` with exponents `m2_exponents`
+/// (its support, including N2): only the call when `a ≤ N2/32` (the operand is its own residue). The
+/// firmware takes chunks of at most `W2 − ⌊deg L/32⌋ − 1` words from the top, so the images of
+/// a chunk land strictly below it (docs/fafft.md §9.8).
+pub fn reduce_count(a: u64, n2: u64, m2_exponents: &[u64]) -> ReduceCount {
+    let w2 = n2 / 32;
+    if a <= w2 {
+        return ReduceCount {
+            calls: 1,
+            ..Default::default()
+        };
+    }
+    let low: Vec<u64> = m2_exponents.iter().copied().filter(|&e| e < n2).collect();
+    let low_deg = low.iter().copied().max().unwrap_or(0);
+    let gap = w2.saturating_sub(low_deg / 32 + 1).max(1);
+    let mut c = ReduceCount {
+        copy_words: a,
+        calls: 1,
+        ..Default::default()
+    };
+    let mut hi = a;
+    while hi > w2 {
+        let lo = if hi - w2 > gap { hi - gap } else { w2 };
+        let len = hi - lo;
+        for &e in &low {
+            c.words += len + u64::from(e % 32 != 0);
+        }
+        c.term_loops += low.len() as u64;
+        c.copy_words += len;
+        hi = lo;
+    }
+    c
+}
+
+/// Counts of the two-moduli driver's own work for one product (twomod.c `twomod_product`),
+/// beside its transforms and pointwise products.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TwoModCount {
+    /// f mod M2 and g mod M2 (the plan's residue component).
+    pub reduce_fg: ReduceCount,
+    /// h1 mod M2 (part of the reconstruction).
+    pub reduce_h1: ReduceCount,
+    /// Words of the vector passes: D = E + F2(h1 mod M2) over the second transform's stored
+    /// groups (32 words each) and the clearing of h above N1 (N2/32 words).
+    pub vector_words: u64,
+    /// Words of the shifted copies of u: N2/32 + 1 per residue class r ≠ 0 occupied by the
+    /// exponents of M1 (`add_m1_times_u`).
+    pub shift_words: u64,
+    /// Words XORed into h by M1·u: per exponent e of M1, N2/32 words, plus one when e is not a
+    /// multiple of 32.
+    pub xor_words: u64,
+}
+
+/// The two-moduli driver's counts for operands of `n` bits, M1 of degree `n1` with exponents
+/// `m1_exponents` and M2 of degree `n2 = 32·2^l2` with exponents `m2_exponents`.
+pub fn twomod_count(
+    n: u64,
+    n1: u64,
+    n2: u64,
+    l2: u32,
+    m1_exponents: &[u64],
+    m2_exponents: &[u64],
+) -> TwoModCount {
+    let (hqc_words, w1, w2) = (n.div_ceil(32), n1 / 32, n2 / 32);
+    let mut fg = reduce_count(hqc_words, n2, m2_exponents);
+    fg += fg;
+    let mut occupied = [false; 32];
+    let mut xor_words = 0;
+    for &e in m1_exponents {
+        let r = (e % 32) as usize;
+        if r != 0 {
+            occupied[r] = true;
+        }
+        xor_words += w2 + u64::from(r != 0);
+    }
+    TwoModCount {
+        reduce_fg: fg,
+        reduce_h1: reduce_count(w1, n2, m2_exponents),
+        vector_words: 32 * stored_groups(l2) + w2,
+        shift_words: occupied.iter().filter(|&&o| o).count() as u64 * (w2 + 1),
+        xor_words,
+    }
+}
+
+/// The terms of `parts`, with the counts of terms of the same name and coefficient added
+/// (in the order of first appearance).
+fn merged(parts: &[&CalComponent]) -> CalComponent {
+    let mut v: Vec<(&'static str, f64, f64)> = Vec::new();
+    for c in parts {
+        for t in &c.terms {
+            match v.iter_mut().find(|x| x.0 == t.name && x.2 == t.coefficient) {
+                Some(x) => x.1 += t.count,
+                None => v.push((t.name, t.count, t.coefficient)),
+            }
+        }
+    }
+    CalComponent::of(v)
+}
+
+/// One transform of a two-moduli configuration for [`two_moduli_cost`].
+#[derive(Clone, Copy, Debug)]
+pub struct TwoModTransform<'a> {
+    /// Its XOR-program counts (m, l, γ_j, Encode, Decode).
+    pub consts: &'a TransformConsts,
+    /// The exponents of its modulus (the support, including N).
+    pub modulus_exponents: &'a [u64],
+    /// The cycles of its emitted XOR routines when known; None: predicted.
+    pub routines: Option<&'a RoutineCycles>,
+}
+
+/// The calibrated cost of one two-moduli product (docs/cost-model.md §4; the firmware's
+/// `twomod_product`): `forward_transforms` forwards, the pointwise product and the inverse at
+/// N1 (`fafft_mul`, operands of n ≤ N1 bits); `forward_transforms` forwards at N2 of f and g
+/// mod M2 and one of h1 mod M2 (all N2 bits), two pointwise products (E and D·F2(W)) and one
+/// inverse at N2; the reductions of f and g mod M2 as the residue component; h1 mod M2, the
+/// vector passes and h1 + M1·u as the reconstruction.
+pub fn two_moduli_cost(
+    first: TwoModTransform<'_>,
+    second: TwoModTransform<'_>,
+    n: u64,
+    forward_transforms: u64,
+) -> Result<CalBreakdown, CostError> {
+    let (c1, c2) = (first.consts, second.consts);
+    let big_n = |tc: &TransformConsts| u64::from(tc.m) << tc.l;
+    let (n1, n2) = (big_n(c1), big_n(c2));
+    let a = calibrated_cost(c1, n, None, forward_transforms, first.routines)?;
+    let b = calibrated_cost(c2, n, None, forward_transforms, second.routines)?;
+    let extra = calibrated_cost(c2, n2, None, 1, second.routines)?;
+    let q = twomod_count(
+        n,
+        n1,
+        n2,
+        c2.l,
+        first.modulus_exponents,
+        second.modulus_exponents,
+    );
+    let residue = CalComponent::of(vec![
+        ("reduction words", q.reduce_fg.words as f64, coef::RED_WORD),
+        (
+            "reduction copy words",
+            q.reduce_fg.copy_words as f64,
+            coef::RED_COPY_WORD,
+        ),
+        (
+            "reduction term loops",
+            q.reduce_fg.term_loops as f64,
+            coef::RED_LOOP,
+        ),
+        ("reductions", q.reduce_fg.calls as f64, coef::RED_CALL),
+    ]);
+    let reconstruction = CalComponent::of(vec![
+        (
+            "h1 reduction words",
+            q.reduce_h1.words as f64,
+            coef::RED_WORD,
+        ),
+        (
+            "h1 reduction copy words",
+            q.reduce_h1.copy_words as f64,
+            coef::RED_COPY_WORD,
+        ),
+        (
+            "h1 reduction term loops",
+            q.reduce_h1.term_loops as f64,
+            coef::RED_LOOP,
+        ),
+        ("h1 reductions", q.reduce_h1.calls as f64, coef::RED_CALL),
+        ("vector words", q.vector_words as f64, coef::TM_VEC_WORD),
+        (
+            "M1·u shifted words",
+            q.shift_words as f64,
+            coef::TM_SHIFT_WORD,
+        ),
+        ("M1·u XOR words", q.xor_words as f64, coef::TM_XOR_WORD),
+    ]);
+    Ok(CalBreakdown {
+        forward: merged(&[&a.forward, &b.forward, &extra.forward]),
+        pointwise: merged(&[&a.pointwise, &b.pointwise, &b.pointwise]),
+        inverse: merged(&[&a.inverse, &b.inverse]),
+        residue,
+        reconstruction,
+        total_cycles: 0.0,
+        routines: a.routines,
+    }
+    .sum())
+}
+
 /// The features of the transforms (one forward with `top` nonzero input words, or the inverse):
 /// (basis-conversion words, row words, routine cycles of Encode/Decode, groups, routine cycles
 /// of the γ_j, pairs, s0 cycles). The routine cycles have coefficient 1: they are the TRM
@@ -467,6 +710,11 @@ fn transform_terms(
             "butterflies (group pairs)",
             group_pairs as f64,
             coef::BF_PAIR,
+        ),
+        (
+            "layout transposes (32-group blocks)",
+            (stored_groups(tc.l) / 32) as f64,
+            coef::BF_BLOCK,
         ),
         ("s0 part (v1 cycles)", s0, coef::BF_S0),
     ]
@@ -527,7 +775,15 @@ pub fn calibrated_cost(
     let inverse = CalComponent::of(transform_terms(tc, rc, top, true));
     // (l < 10: the firmware packs the data bits of the stored groups into NG groups first)
     let ng = (1u64 << tc.l).div_ceil(32);
-    let pointwise = CalComponent::of(vec![("groups", ng as f64, coef::PW_GROUP)]);
+    let mut pw = vec![("groups", ng as f64, coef::PW_GROUP)];
+    if packing_words(tc.l) > 0 {
+        pw.push((
+            "packed words",
+            packing_words(tc.l) as f64,
+            coef::PW_PACK_WORD,
+        ));
+    }
+    let pointwise = CalComponent::of(pw);
     let (res, rec) = match residue {
         None => (CalComponent::default(), CalComponent::default()),
         Some(r) => {
@@ -606,6 +862,43 @@ mod tests {
             (11 * 32) as f64
         );
         assert_eq!(term(&b11.pointwise, "groups"), 64.0);
+    }
+
+    /// `reduce_m2` on a hand-worked case: M2 = x^256 + x^33 + 1 (W2 = 8 words, deg L = 33, so
+    /// chunks of at most 8 − 1 − 1 = 6 words), an operand of 20 words: chunks [14, 20) and
+    /// [8, 14), each XORed by the term 1 (6 words) and by x^33 (6 words and a carry word).
+    #[test]
+    fn reduction_counts_by_hand() {
+        let q = reduce_count(20, 256, &[0, 33, 256]);
+        assert_eq!(
+            q,
+            ReduceCount {
+                words: 2 * (6 + 7),
+                copy_words: 20 + 12,
+                term_loops: 4,
+                calls: 1
+            }
+        );
+        // an operand no longer than N2 is its own residue: the call only
+        assert_eq!(
+            reduce_count(8, 256, &[0, 33, 256]),
+            ReduceCount {
+                calls: 1,
+                ..Default::default()
+            }
+        );
+        // the two-moduli counts: n = 640 bits (20 words) at N1 = 1024, N2 = 256 (l2 = 3: one
+        // padded block of 32 stored groups), M1 = x^1024 + x^40 + 1
+        let t = twomod_count(640, 1024, 256, 3, &[0, 40, 1024], &[0, 33, 256]);
+        assert_eq!(t.reduce_fg.words, 2 * q.words);
+        assert_eq!(t.reduce_fg.calls, 2);
+        assert_eq!(t.reduce_h1, reduce_count(32, 256, &[0, 33, 256]));
+        assert_eq!(t.vector_words, 32 * 32 + 8);
+        // class 8 (e = 40) is the one occupied class r != 0: one shifted copy of 9 words
+        assert_eq!(t.shift_words, 9);
+        assert_eq!(t.xor_words, 8 + 9 + 8);
+        assert_eq!(packing_words(9), 3 * 1024);
+        assert_eq!(packing_words(10), 0);
     }
 
     #[test]
