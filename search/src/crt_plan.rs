@@ -40,9 +40,9 @@
 
 use crate::codegen::{self, Chain, ChainError, TransformPrograms};
 use crate::cost::{
-    self, calibrated_cost, two_moduli_cost, Breakdown, CalBreakdown, CalComponent, CalResidue,
-    Component, CostError, CostTable, KaraCount, OpCount, ResidueMethod, SparseCount,
-    TransformConsts, TwoModTransform, CALIBRATED_MODEL_VERSION, COST_MODEL_VERSION,
+    self, calibrated_cost, two_moduli_cost, Breakdown, CalBreakdown, CalResidue, Component,
+    CostError, CostTable, KaraCount, OpCount, ResidueMethod, SparseCount, TransformConsts,
+    TwoModTransform, CALIBRATED_MODEL_VERSION, COST_MODEL_VERSION,
 };
 use algebra::cantor::{is_orbit_min, orbit_min, CantorBasis};
 use algebra::field::{BinaryField, Tower};
@@ -1023,31 +1023,6 @@ impl Ctx<'_> {
     }
 }
 
-/// The calibrated component `c` scaled by `k` (k transforms or products of the same size).
-fn scale_cal(c: &CalComponent, k: f64) -> CalComponent {
-    CalComponent {
-        cycles: c.cycles * k,
-        terms: c
-            .terms
-            .iter()
-            .map(|t| cost::Term {
-                count: t.count * k,
-                cycles: t.cycles * k,
-                ..t.clone()
-            })
-            .collect(),
-    }
-}
-
-fn cal_term(name: &'static str, count: f64, coefficient: f64) -> cost::Term {
-    cost::Term {
-        name,
-        count,
-        coefficient,
-        cycles: count * coefficient,
-    }
-}
-
 /// The v1 method of a full product of two `c/32`-word operands: the cheapest factorisation
 /// `c/32 = w0·2^k·3^j` (w0 ≤ 8) or the schoolbook product of `c/32` words; ties keep the first.
 pub fn residual_method(c: u64, table: &CostTable) -> ResidueMethod {
@@ -1093,40 +1068,8 @@ impl Ctx<'_> {
         let res = cost::SWAP32 * (4 * w) + full;
         let add = split_addition_ops(self.n, k, t.n_bits, fc);
         let cost_v1 = Breakdown::new(fwd, pw, inv, res, add, &self.cfg.table);
-        // Calibrated: the forward transforms of k-bit operands (top = k/32 words), two
-        // pointwise products and two inverses of size N, the residual as the firmware's
-        // kara_full on w words; the additions have no firmware to calibrate against and keep
-        // the v1 counts under the cost table (as the two-moduli reconstruction does).
-        let a = calibrated_cost(&tc, k, None, nf, None)?;
+        let model = cost::split_cost(&tc, self.n, k, w, fc, None)?;
         let kf = cost::kara_full(w);
-        let residue = {
-            let terms = vec![
-                cal_term("clmul32 products", kf.clmul as f64, cost::coef::RES_CLMUL),
-                cal_term("Karatsuba words", kf.words as f64, cost::coef::RES_WORD),
-            ];
-            CalComponent {
-                cycles: terms.iter().map(|t| t.cycles).sum(),
-                terms,
-            }
-        };
-        let additions = CalComponent {
-            cycles: cost_v1.reconstruction.cycles,
-            terms: vec![cal_term(
-                "additions (v1 cycles under the cost table)",
-                cost_v1.reconstruction.cycles,
-                1.0,
-            )],
-        };
-        let mut model = CalBreakdown {
-            forward: a.forward.clone(),
-            pointwise: scale_cal(&a.pointwise, 2.0),
-            inverse: scale_cal(&a.inverse, 2.0),
-            residue,
-            reconstruction: additions,
-            total_cycles: 0.0,
-            routines: a.routines,
-        };
-        model.total_cycles = model.parts().iter().map(|p| p.1).sum();
         let big_n = t.n_bits;
         Ok(Plan {
             rank: 0,
@@ -1154,10 +1097,13 @@ impl Ctx<'_> {
             cost: cal_breakdown(&model),
             model,
             cost_v1,
-            uncalibrated: vec![
-                format!("residue: kara_full on {w} words priced by the coefficients fitted on kara_low rows (no kara_full row in the table)"),
-                "reconstruction: the split's additions at v1 operation counts under the cost table".into(),
-            ],
+            // (the firmware's split driver caches no transform: with a cached operand the
+            // board still runs four forwards, so that variant is not what the table measured)
+            uncalibrated: if fc == 1 {
+                vec!["forward: two forwards per product with a cached operand; the firmware's split caches nothing, so the table's split rows run four".into()]
+            } else {
+                Vec::new()
+            },
         })
     }
 }

@@ -154,6 +154,10 @@ pub struct TableRow {
     /// (+ x^c).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub second: Option<RowSecond>,
+    /// The 2-Karatsuba split of a split export (params.json `split`; docs/fafft.md §9.11);
+    /// None: no split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<fafft_config::rules::Split>,
     /// The measurement.
     pub measured: Measured,
 }
@@ -357,6 +361,13 @@ pub fn row_from_board(
             })
         }
     };
+    let split = match get(v, &["params", "split"]).filter(|x| !x.is_null()) {
+        None => None,
+        Some(x) => Some(
+            serde_json::from_value::<fafft_config::rules::Split>(x.clone())
+                .map_err(|_| missing("params.split"))?,
+        ),
+    };
     Ok(TableRow {
         name: name.into(),
         source: source.into(),
@@ -375,6 +386,7 @@ pub fn row_from_board(
         fitted: false,
         routine_cycles,
         second,
+        split,
         measured: Measured {
             forward: fig("forward")?,
             pointwise: fig("pointwise")?,
@@ -473,6 +485,27 @@ pub fn two_moduli_model_of(
     .map_err(CrtError::Cost)?)
 }
 
+/// The calibrated model of a 2-Karatsuba configuration (the planner's `karatsuba2` plan, by the
+/// same [`fafft_config::cost::split_cost`], both operand sums): the transform (l, β, chain,
+/// routines), n and the split.
+pub fn split_model_of(
+    m: u32,
+    (l, beta, chain, routines): (u32, u32, Chain, Option<&RoutineCycles>),
+    n: u64,
+    split: &fafft_config::rules::Split,
+) -> Result<CalBreakdown, MeasureError> {
+    let g = chain
+        .gamma_top(m, l, beta)
+        .map_err(|e| CrtError::Chain(e))?;
+    let tc = TransformPrograms::screening(m, l, beta, g)
+        .map_err(|e| CrtError::Chain(e))?
+        .consts();
+    Ok(
+        crate::cost::split_cost(&tc, n, split.k, split.residual_words, 2, routines)
+            .map_err(CrtError::Cost)?,
+    )
+}
+
 /// Model / measured estimated cycles of one row, per component.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RowFit {
@@ -545,9 +578,18 @@ pub fn fit_row_with(r: &TableRow, routines: Routines) -> Result<RowFit, MeasureE
         }
     };
     let exported = own(r.routine_cycles.as_ref(), "")?;
-    let b = match &r.second {
-        None => model_of(r.m, r.l, beta, chain, r.c, r.n, exported.as_ref())?,
-        Some(sec) => {
+    let b = match (&r.second, &r.split) {
+        (None, Some(split)) => {
+            split_model_of(r.m, (r.l, beta, chain, exported.as_ref()), r.n, split)?
+        }
+        (Some(_), Some(_)) => {
+            return Err(MeasureError::Table {
+                path: r.name.clone(),
+                reason: "a row with both a second modulus and a split (no export has both)".into(),
+            })
+        }
+        (None, None) => model_of(r.m, r.l, beta, chain, r.c, r.n, exported.as_ref())?,
+        (Some(sec), None) => {
             let beta2 =
                 fafft_config::beta::parse_u32(&sec.beta).map_err(|e| MeasureError::Table {
                     path: r.name.clone(),
@@ -1338,32 +1380,34 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 let Some(m) = p.get("measured").filter(|m| !m.is_null()) else {
                     continue;
                 };
-                // Single-FAFFT (+ x^c) and two-moduli plans are table rows (a row records its
-                // second modulus); a split or karatsuba2 plan is not (the table's model of a row
-                // has no split; results/karatsuba2 holds the split's modelled-against-measured
-                // figures). The plan is found by its `rank` field, not by its position.
+                // Every plan kind the board builds is a table row: single FAFFT (+ x^c), two
+                // moduli (the row records its second modulus) and the 2-Karatsuba split (the row
+                // records its split; a row measured before rows carried one takes it from the
+                // plan's `split`, which is what `search crt --measure` exported). The plan is
+                // found by its `rank` field, not by its position.
                 let rank = p.get("rank").and_then(|r| r.as_u64()).ok_or_else(|| {
                     anyhow::anyhow!("{}: a measured plan without a `rank`", file.display())
                 })?;
-                let kind = get(&v, &["plans"])
+                let plan = get(&v, &["plans"])
                     .and_then(|q| q.as_array())
                     .and_then(|q| {
                         q.iter()
                             .find(|x| x.get("rank").and_then(|r| r.as_u64()) == Some(rank))
                     })
-                    .and_then(|q| q.get("kind"))
-                    .and_then(|k| k.as_str())
                     .ok_or_else(|| {
                         anyhow::anyhow!(
-                            "{}: measured plan {rank} is not among `plans` (or has no `kind`)",
+                            "{}: measured plan {rank} is not among `plans`",
                             file.display()
                         )
                     })?;
-                if kind != "single" && kind != "residue" && kind != "two_moduli" {
+                let kind = plan.get("kind").and_then(|k| k.as_str()).ok_or_else(|| {
+                    anyhow::anyhow!("{}: plan {rank} has no `kind`", file.display())
+                })?;
+                let label = p.get("label").and_then(|l| l.as_str()).unwrap_or("?");
+                if !matches!(kind, "single" | "residue" | "two_moduli" | "karatsuba2") {
                     eprintln!(
-                        "calibrate: {}: plan {rank} ({}) left out: a {kind} plan is not a table row",
-                        file.display(),
-                        p.get("label").and_then(|l| l.as_str()).unwrap_or("?")
+                        "calibrate: {}: plan {rank} ({label}) left out: the board builds no {kind} plan",
+                        file.display()
                     );
                     continue;
                 }
@@ -1371,11 +1415,27 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                     .map_err(|e| anyhow::anyhow!("{}: bad measured row: {e}", file.display()))?;
                 if kind == "two_moduli" && row.second.is_none() {
                     eprintln!(
-                        "calibrate: {}: plan {rank} ({}) left out: its measured row records no second modulus (measured before rows carried one; re-run search crt --measure)",
-                        file.display(),
-                        p.get("label").and_then(|l| l.as_str()).unwrap_or("?")
+                        "calibrate: {}: plan {rank} ({label}) left out: its measured row records no second modulus (measured before rows carried one; re-run search crt --measure)",
+                        file.display()
                     );
                     continue;
+                }
+                if kind == "karatsuba2" && row.split.is_none() {
+                    let split = plan
+                        .get("split")
+                        .and_then(|x| {
+                            Some(fafft_config::rules::Split {
+                                k: x.get("k")?.as_u64()?,
+                                residual_words: x.get("residual_words")?.as_u64()?,
+                            })
+                        })
+                        .ok_or_else(|| {
+                            anyhow::anyhow!(
+                                "{}: karatsuba2 plan {rank} has no `split` with `k` and `residual_words`",
+                                file.display()
+                            )
+                        })?;
+                    row.split = Some(split);
                 }
                 if !row.name.starts_with("crt-") {
                     row.name = format!("crt-{}-{}", row.n, row.name);
@@ -1536,8 +1596,11 @@ pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
             "reduction copy words",
             "reduction term loops",
             "reductions",
+            "residual kara3 leaves",
+            "residual Karatsuba words",
+            "residual Karatsuba calls",
         ],
-        &[],
+        &["residual clmul32 products", "residual copy words"],
     ),
     (
         "reconstruction",
@@ -1549,6 +1612,8 @@ pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
             "vector words",
             "M1·u shifted words",
             "M1·u XOR words",
+            "split XOR words",
+            "split copy words",
         ],
         &[
             "h1 reduction words",
@@ -1698,13 +1763,18 @@ pub fn nnls_relative(f: &[Vec<f64>], y: &[f64]) -> Vec<f64> {
 /// first the prediction of a routine's cycles from its Paar count (over every routine of the
 /// fitted rows' exports), then each stage's fitted features against the stage minus the
 /// routines' own cycles (the rows' exports).
+///
+/// A fitted 2-Karatsuba row (`split`) enters only the residue and reconstruction groups, whose
+/// split features (the residual's and the additions') no other row has: the transforms,
+/// routines and pointwise products keep the fit of the other rows, so the split's rows change
+/// no other plan kind's model (docs/cost-model.md §3).
 pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, MeasureError> {
     let fitted: Vec<&TableRow> = t.rows.iter().filter(|r| r.fitted).collect();
     let mut out = Vec::new();
     // the routine predictions: (Paar XORs, cycles) of every routine
     let mut gamma = (Vec::new(), Vec::new());
     let mut ed = (Vec::new(), Vec::new());
-    for r in &fitted {
+    for r in fitted.iter().filter(|r| r.split.is_none()) {
         let Some(rc) = &r.routine_cycles else {
             return Err(MeasureError::Table {
                 path: r.name.clone(),
@@ -1773,7 +1843,7 @@ pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, MeasureError
         let mut current = vec![0.0; names.len()];
         for (tr, rf) in fitted.iter().zip(&rows) {
             let meas = measured_stage(tr, group);
-            if meas == 0 {
+            if meas == 0 || (tr.split.is_some() && !matches!(group, "residue" | "reconstruction")) {
                 continue;
             }
             let (fr, k) = features(&rf.model, names);

@@ -93,6 +93,11 @@ fn committed_coefficients_are_the_fit_of_the_committed_table() {
         ("vector words", coef::TM_VEC_WORD),
         ("M1·u shifted words", coef::TM_SHIFT_WORD),
         ("M1·u XOR words", coef::TM_XOR_WORD),
+        ("residual kara3 leaves", coef::RES_KARA3),
+        ("residual Karatsuba words", coef::RES_FULL_WORD),
+        ("residual Karatsuba calls", coef::RES_FULL_CALL),
+        ("split XOR words", coef::SPLIT_XOR_WORD),
+        ("split copy words", coef::SPLIT_COPY_WORD),
     ];
     for (name, k) in committed {
         let (_, fitted, _) = groups
@@ -109,10 +114,41 @@ fn committed_coefficients_are_the_fit_of_the_committed_table() {
     }
 }
 
+/// `search calibrate --json --crt FILE` (stdout, stderr, success).
+fn calibrate_crt(file: &std::path::Path) -> (String, String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
+        .args(["calibrate", "--json", "--crt"])
+        .arg(file)
+        .output()
+        .expect("run search");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// The product's model / measured ratio of row `name` in a `search calibrate --json` report.
+fn product_ratio(report: &serde_json::Value, name: &str) -> f64 {
+    report["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["name"] == name)
+        .unwrap_or_else(|| panic!("row {name} is kept: {report}"))["components"]
+        .as_array()
+        .expect("components")
+        .iter()
+        .find(|c| c[0] == "product")
+        .and_then(|c| c[3].as_f64())
+        .expect("product ratio")
+}
+
 /// `search calibrate --crt` finds a measured plan's kind by the plan's `rank` field, not by its
 /// position in `plans`: with the plans of a committed `--measure` report listed in reverse
-/// order, the 2-Karatsuba row is still the one left out and the single-FAFFT, two-moduli and
-/// residue rows still kept.
+/// order, every measured plan of the HQC-5 report (single FAFFT, two moduli, 2-Karatsuba split,
+/// residue plans) becomes a row modelled as its own kind; the split row, measured before rows
+/// recorded their split, takes it from its plan.
 #[test]
 fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -124,41 +160,30 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     std::fs::create_dir_all(&dir).expect("tmp");
     let file = dir.join("crt.json");
     std::fs::write(&file, serde_json::to_string(&v).expect("json")).expect("write");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
-        .args(["calibrate", "--json", "--crt"])
-        .arg(&file)
-        .output()
-        .expect("run search");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("plan 3 (2^16 2-Karatsuba k=28832) left out: a karatsuba2 plan"),
-        "{stderr}"
-    );
-    // the single-FAFFT, two-moduli and residue rows (ranks 1, 2, 4, 5) are kept: the
-    // two-moduli row records its second modulus and is modelled as a two-moduli plan
-    assert_eq!(stderr.matches("left out").count(), 1, "{stderr}");
+    let (stdout, stderr, ok) = calibrate_crt(&file);
+    assert!(ok, "{stderr}");
+    assert_eq!(stderr.matches("left out").count(), 0, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("calibrate json");
-    let text = report.to_string();
-    assert!(
-        text.contains("crt-57637-rank-1"),
-        "the single-FAFFT row is kept: {text}"
-    );
-    let two = report["rows"]
+    for rank in 1..=5 {
+        let q = product_ratio(&report, &format!("crt-57637-rank-{rank}"));
+        assert!((0.95..=1.05).contains(&q), "rank {rank}: {q}");
+    }
+    // the split row is priced as the split (its residual alone is most of the product): as a
+    // single FAFFT of its size it would be far below the measurement
+    let split_row = report["rows"]
         .as_array()
         .expect("rows")
         .iter()
-        .find(|r| r["name"] == "crt-57637-rank-2")
-        .expect("the two-moduli row is kept");
-    let product = two["components"]
+        .find(|r| r["name"] == "crt-57637-rank-3")
+        .expect("split row");
+    let residue = split_row["components"]
         .as_array()
         .expect("components")
         .iter()
-        .find(|c| c[0] == "product")
+        .find(|c| c[0] == "residue")
         .and_then(|c| c[3].as_f64())
-        .expect("product ratio");
-    assert!((0.95..=1.05).contains(&product), "{product}");
+        .expect("residue ratio");
+    assert!((0.90..=1.10).contains(&residue), "{residue}");
     // a two-moduli row without its second modulus (measured before rows carried one) is left
     // out, naming why
     let mut old = v.clone();
@@ -171,15 +196,25 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
         }
     }
     std::fs::write(&file, serde_json::to_string(&old).expect("json")).expect("write");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
-        .args(["calibrate", "--json", "--crt"])
-        .arg(&file)
-        .output()
-        .expect("run search");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let (_, stderr, ok) = calibrate_crt(&file);
+    assert!(ok, "{stderr}");
     assert!(
         stderr.contains("plan 2 (2^16 ⊕ 2^16 (two moduli)) left out: its measured row records no second modulus"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("left out").count(), 1, "{stderr}");
+    // a karatsuba2 plan with no split anywhere (neither its row nor its plan) is an error
+    let mut nosplit = v.clone();
+    for p in nosplit["plans"].as_array_mut().expect("plans") {
+        if p["kind"] == "karatsuba2" {
+            p.as_object_mut().expect("plan").remove("split");
+        }
+    }
+    std::fs::write(&file, serde_json::to_string(&nosplit).expect("json")).expect("write");
+    let (_, stderr, ok) = calibrate_crt(&file);
+    assert!(!ok);
+    assert!(
+        stderr.contains("karatsuba2 plan 3 has no `split` with `k` and `residual_words`"),
         "{stderr}"
     );
     // A measured plan whose rank is not among `plans` is an error naming it.
@@ -188,13 +223,8 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
         .expect("plans")
         .retain(|p| p["rank"] != 1);
     std::fs::write(&file, serde_json::to_string(&v).expect("json")).expect("write");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
-        .args(["calibrate", "--json", "--crt"])
-        .arg(&file)
-        .output()
-        .expect("run search");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let (_, stderr, ok) = calibrate_crt(&file);
+    assert!(!ok);
     assert!(
         stderr.contains("measured plan 1 is not among `plans`"),
         "{stderr}"

@@ -13,7 +13,7 @@ use super::{butterfly_ops, CostError, CostTable, TransformConsts};
 use serde::Serialize;
 
 /// Version of the calibrated model (recorded in every JSON of `search crt`).
-pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v6";
+pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v7";
 
 /// One feature of a component: its name, its count for the configuration, its coefficient
 /// (cycles per unit) and their product.
@@ -49,6 +49,10 @@ impl CalComponent {
                 cycles: count * coefficient,
             })
             .collect();
+        Self::of_terms(terms)
+    }
+    /// A component of the given terms (its cycles are their sum).
+    pub fn of_terms(terms: Vec<Term>) -> Self {
         CalComponent {
             cycles: terms.iter().map(|t| t.cycles).sum(),
             terms,
@@ -148,6 +152,19 @@ pub mod coef {
     pub const TM_SHIFT_WORD: f64 = 5.549;
     /// Per word XORed into h by M1·u.
     pub const TM_XOR_WORD: f64 = 5.649;
+    /// Per word XORed, copied or cleared by the 2-Karatsuba residual's `kara_full` (its
+    /// clmul32 products keep `RES_CLMUL`).
+    pub const RES_FULL_WORD: f64 = 5.130;
+    /// Per 3-word leaf (`kara3`: 6 word products and its XORs) of the residual's `kara_full`.
+    pub const RES_KARA3: f64 = 594.0;
+    /// Per call of the residual's `kara_full` (call, loop set-up; leaves included).
+    pub const RES_FULL_CALL: f64 = 105.7;
+    /// Per word XORed by the 2-Karatsuba additions (operand sums, T = P0 + P1 + P2, the
+    /// combination at x^k and x^{2k}).
+    pub const SPLIT_XOR_WORD: f64 = 5.643;
+    /// Per word copied or cleared by the 2-Karatsuba additions (the sums' words above n − k,
+    /// h above N).
+    pub const SPLIT_COPY_WORD: f64 = 2.616;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,6 +258,25 @@ pub fn kara_full(n: u64) -> KaraCount {
             }
             c
         }
+    }
+}
+
+/// Calls of the 3-word leaf `kara3` in `kara_full` of two n-word operands (the recursion of
+/// [`kara_full`]: halves while even and above 3).
+pub fn kara3_leaves(n: u64) -> u64 {
+    match n {
+        3 => 1,
+        _ if n < 3 || n % 2 == 1 => 0,
+        _ => 3 * kara3_leaves(n / 2),
+    }
+}
+
+/// Calls of `kara_full` (itself and its recursive calls, leaves included) for two n-word
+/// operands.
+pub fn kara_full_calls(n: u64) -> u64 {
+    match n {
+        _ if n <= 3 || n % 2 == 1 => 1,
+        _ => 1 + 3 * kara_full_calls(n / 2),
     }
 }
 
@@ -562,6 +598,110 @@ pub fn twomod_count(
     }
 }
 
+/// Counts of the firmware's 2-Karatsuba driver (`split_product` in
+/// hqc-verify/board/firmware/fafft/fafft.c, docs/fafft.md §9.11) beside its transforms and
+/// pointwise products.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SplitCount {
+    /// The residual f1·g1: `kara_full` on the residual's words.
+    pub residual: KaraCount,
+    /// Of its leaves, the 3-word `kara3` calls (6 of `residual.clmul` and 18 of
+    /// `residual.words` each).
+    pub residual_kara3: u64,
+    /// Calls of `kara_full` in the residual (leaves included).
+    pub residual_calls: u64,
+    /// Words of the residual's operand buffers: f1 and g1 copied (r1 words each) and
+    /// zero-padded (to the residual's w words): 2w.
+    pub residual_copy_words: u64,
+    /// Words XORed by the additions: `sums`·r1 for the operand sums, ⌈n/32⌉ + 2·r1 for
+    /// T = P0 + P1 + P2, as many for the combination.
+    pub xor_words: u64,
+    /// Words copied or cleared by the additions: `sums`·(k/32 − r1) for the sums' words above
+    /// n − k, and h cleared from N/32 up to 2⌈n/32⌉.
+    pub copy_words: u64,
+}
+
+/// The split driver's counts for n-bit operands, split point k (bits, a multiple of 32), a
+/// residual of `residual_words` words, a FAFFT of `big_n` bits and `sums` operand sums (2; 1
+/// with a cached operand), with r1 = ⌈(n − k)/32⌉.
+pub fn split_count(n: u64, k: u64, residual_words: u64, big_n: u64, sums: u64) -> SplitCount {
+    let (kw, w, nw) = (k / 32, n.div_ceil(32), big_n / 32);
+    let r1 = n.saturating_sub(k).div_ceil(32);
+    SplitCount {
+        residual: kara_full(residual_words),
+        residual_kara3: kara3_leaves(residual_words),
+        residual_calls: kara_full_calls(residual_words),
+        residual_copy_words: 2 * residual_words,
+        xor_words: sums * r1 + 2 * (w + 2 * r1),
+        copy_words: sums * kw.saturating_sub(r1) + (2 * w).max(nw) - nw,
+    }
+}
+
+/// The calibrated cost of one 2-Karatsuba product (docs/cost-model.md §4; the firmware's
+/// `split_product`, docs/fafft.md §9.11): `2·sums` forward transforms of k-bit operands (top =
+/// k/32 words: f0, g0, f0 + f1, g0 + g1; `sums` = 2, or 1 with a cached operand), two pointwise
+/// products and two inverses of the one size N = m·2^l; the residual f1·g1 ([`split_count`]:
+/// `kara_full` and its operand buffers) as the residue component; the additions as the
+/// reconstruction. The residual's `kara_full` is priced by its 3-word leaves (`RES_KARA3`), its
+/// other word products (`RES_CLMUL`, as in `kara_low`), its other words (`RES_FULL_WORD`) and
+/// its calls (`RES_FULL_CALL`); the copies into its operand buffers as the reductions' copies
+/// (`RED_COPY_WORD`).
+pub fn split_cost(
+    tc: &TransformConsts,
+    n: u64,
+    k: u64,
+    residual_words: u64,
+    sums: u64,
+    routines: Option<&RoutineCycles>,
+) -> Result<CalBreakdown, CostError> {
+    let a = calibrated_cost(tc, k, None, 2 * sums, routines)?;
+    let q = split_count(n, k, residual_words, u64::from(tc.m) << tc.l, sums);
+    // kara3 leaves are priced as a unit (their products and XORs stay in registers), the rest
+    // of kara_full per word product and per word
+    let k3 = q.residual_kara3;
+    let residue = CalComponent::of(vec![
+        (
+            "residual clmul32 products",
+            (q.residual.clmul - 6 * k3) as f64,
+            coef::RES_CLMUL,
+        ),
+        ("residual kara3 leaves", k3 as f64, coef::RES_KARA3),
+        (
+            "residual Karatsuba words",
+            (q.residual.words - 18 * k3) as f64,
+            coef::RES_FULL_WORD,
+        ),
+        (
+            "residual Karatsuba calls",
+            q.residual_calls as f64,
+            coef::RES_FULL_CALL,
+        ),
+        (
+            "residual copy words",
+            q.residual_copy_words as f64,
+            coef::RED_COPY_WORD,
+        ),
+    ]);
+    let reconstruction = CalComponent::of(vec![
+        ("split XOR words", q.xor_words as f64, coef::SPLIT_XOR_WORD),
+        (
+            "split copy words",
+            q.copy_words as f64,
+            coef::SPLIT_COPY_WORD,
+        ),
+    ]);
+    Ok(CalBreakdown {
+        forward: a.forward,
+        pointwise: merged(&[&a.pointwise, &a.pointwise]),
+        inverse: merged(&[&a.inverse, &a.inverse]),
+        residue,
+        reconstruction,
+        total_cycles: 0.0,
+        routines: a.routines,
+    }
+    .sum())
+}
+
 /// The terms of `parts`, with the counts of terms of the same name and coefficient added
 /// (in the order of first appearance).
 fn merged(parts: &[&CalComponent]) -> CalComponent {
@@ -862,6 +1002,33 @@ mod tests {
             (11 * 32) as f64
         );
         assert_eq!(term(&b11.pointwise, "groups"), 64.0);
+    }
+
+    /// The 2-Karatsuba driver's counts (`split_product`) on hand-worked cases.
+    #[test]
+    fn split_counts_by_hand() {
+        // kara_full on 12 words: 12 -> 6 -> 3, so 9 kara3 leaves, 1 + 3 + 9 calls
+        assert_eq!(kara3_leaves(12), 9);
+        assert_eq!(kara_full_calls(12), 13);
+        assert_eq!(kara_full(12).clmul, 9 * 6);
+        // 8 words end in the 2-word leaf (no kara3), 1 + 3 + 9 calls; odd sizes are one
+        // schoolbook call
+        assert_eq!(kara3_leaves(8), 0);
+        assert_eq!(kara_full_calls(8), 13);
+        assert_eq!((kara3_leaves(5), kara_full_calls(5)), (0, 1));
+        // n = 17669 bits (553 words), k = 16160 (505 words): r1 = 48 words; N = 2^15 (1024
+        // words): h is cleared from word 1024 to 2·553 = 1106
+        let q = split_count(17669, 16160, 48, 1 << 15, 2);
+        assert_eq!(q.residual, kara_full(48));
+        assert_eq!(q.residual_kara3, kara3_leaves(48));
+        assert_eq!(q.residual_copy_words, 96);
+        assert_eq!(q.xor_words, 2 * 48 + 2 * (553 + 2 * 48));
+        assert_eq!(q.copy_words, 2 * (505 - 48) + (1106 - 1024));
+        // with the product inside N nothing is cleared
+        assert_eq!(
+            split_count(1000, 512, 16, 4096, 2).copy_words,
+            2 * (16 - 16)
+        );
     }
 
     /// `reduce_m2` on a hand-worked case: M2 = x^256 + x^33 + 1 (W2 = 8 words, deg L = 33, so
