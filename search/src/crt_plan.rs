@@ -1705,7 +1705,10 @@ pub fn render_text(r: &PlanReport) -> String {
     s += &format!("{}\n", r.summary);
     s += &karatsuba2_line(r);
     if let Some(e) = &r.model_error {
-        s += &format!("{}\n", crate::measure::render_error(e));
+        s += &format!(
+            "{}\n",
+            crate::measure::render_error(e, crate::measure::COMMITTED_TABLE_PATH)
+        );
     }
     s += &uncalibrated_lines(r);
     if let Some(m) = &r.measured {

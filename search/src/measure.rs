@@ -27,6 +27,8 @@ pub const TABLE_SCHEMA: u32 = 1;
 
 /// The committed table (compiled in, so every ranking can print the model's remaining error).
 pub const COMMITTED_TABLE: &str = include_str!("../../results/model/measured.json");
+/// The committed table's path in the repository (named in every printed model error).
+pub const COMMITTED_TABLE_PATH: &str = "results/model/measured.json";
 
 /// Transform sizes the firmware builds (`hqc_verify::board::FIRMWARE_L`,
 /// `hqc-verify/board/firmware/fafft/fafft.h`).
@@ -253,7 +255,7 @@ impl MeasuredTable {
     }
     /// The committed table.
     pub fn committed() -> Result<Self, MeasureError> {
-        Self::parse(COMMITTED_TABLE, "results/model/measured.json")
+        Self::parse(COMMITTED_TABLE, COMMITTED_TABLE_PATH)
     }
 }
 
@@ -673,15 +675,16 @@ pub fn fit_with(
     ))
 }
 
-/// One line: `model error over N board runs: forward ±x %, ...`.
-pub fn render_error(e: &ModelError) -> String {
+/// One line: `model error over N board runs: forward ±x %, ...`, naming the table the rows
+/// come from.
+pub fn render_error(e: &ModelError, table: &str) -> String {
     let parts: Vec<String> = e
         .max_error
         .iter()
         .map(|(c, err, lo, hi)| format!("{c} {:.1} % ({lo:.3}..{hi:.3})", 100.0 * err))
         .collect();
     format!(
-        "model {} (XOR routines {}) against {} board runs (results/model/measured.json; coefficients fitted on {} of them, {} held out), max |model/measured - 1|: {}",
+        "model {} (XOR routines {}) against {} board runs ({table}; coefficients fitted on {} of them, {} held out), max |model/measured - 1|: {}",
         e.cost_model_version,
         e.routines,
         e.rows,
@@ -1351,7 +1354,8 @@ impl CalibrateArgs {
 /// Run `search calibrate`: assemble a table from board reports (or take the committed one)
 /// and print the calibrated model's fit.
 pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
-    let table = if a.board.is_empty() && a.crt.is_empty() && a.table.is_none() {
+    let assembled = !(a.board.is_empty() && a.crt.is_empty() && a.table.is_none());
+    let table = if !assembled {
         MeasuredTable::committed()?
     } else {
         let mut rows = Vec::new();
@@ -1496,6 +1500,11 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
     }
     let (rows, err) = fit(&table)?;
     let exported = fit_with(&table, Routines::Exported);
+    let source = match (&a.out, assembled) {
+        (_, false) => COMMITTED_TABLE_PATH.to_string(),
+        (Some(out), true) => out.display().to_string(),
+        (None, true) => "the table assembled from the arguments".to_string(),
+    };
     if a.json {
         let (xrows, xerr) = match &exported {
             Ok((r, e)) => (Some(r), Some(e)),
@@ -1519,7 +1528,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 .collect();
             println!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "));
         }
-        println!("{}", render_error(&err));
+        println!("{}", render_error(&err, &source));
         match &exported {
             Ok((xrows, xerr)) => {
                 println!("with the exports' own XOR routines (the joint search's full stage):");
@@ -1531,7 +1540,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                         .collect();
                     println!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "));
                 }
-                println!("{}", render_error(xerr));
+                println!("{}", render_error(xerr, &source));
             }
             Err(e) => println!("with the exports' own XOR routines: not available ({e})"),
         }
