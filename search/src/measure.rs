@@ -1444,6 +1444,18 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 if !row.name.starts_with("crt-") {
                     row.name = format!("crt-{}-{}", row.n, row.name);
                 }
+                // another configuration of the same name (an earlier run's plan of this rank):
+                // name the row after its report, e.g. `crt-35851-v6-rank-1`
+                if rows
+                    .iter()
+                    .any(|x: &TableRow| x.name == row.name && x.config_id != row.config_id)
+                {
+                    let stem = file
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| "crt".into());
+                    row.name = format!("{stem}-rank-{rank}");
+                }
                 if a.fit_crt_rows {
                     row.fitted = true;
                 }

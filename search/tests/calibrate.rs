@@ -184,8 +184,9 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
         .and_then(|c| c[3].as_f64())
         .expect("residue ratio");
     assert!((0.90..=1.10).contains(&residue), "{residue}");
-    // a two-moduli row without its second modulus (measured before rows carried one) is left
-    // out, naming why
+    // rows measured before rows carried their second modulus and split: the two-moduli row is
+    // left out, naming why; the split row takes its split from its plan and is still priced as
+    // the split
     let mut old = v.clone();
     for p in old["measured"]["plans"]
         .as_array_mut()
@@ -193,18 +194,22 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     {
         if let Some(m) = p.get_mut("measured").and_then(|m| m.as_object_mut()) {
             m.remove("second");
+            m.remove("split");
         }
     }
     std::fs::write(&file, serde_json::to_string(&old).expect("json")).expect("write");
-    let (_, stderr, ok) = calibrate_crt(&file);
+    let (stdout, stderr, ok) = calibrate_crt(&file);
     assert!(ok, "{stderr}");
     assert!(
         stderr.contains("plan 2 (2^16 ⊕ 2^16 (two moduli)) left out: its measured row records no second modulus"),
         "{stderr}"
     );
     assert_eq!(stderr.matches("left out").count(), 1, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("calibrate json");
+    let q = product_ratio(&report, "crt-57637-rank-3");
+    assert!((0.95..=1.05).contains(&q), "split row from its plan: {q}");
     // a karatsuba2 plan with no split anywhere (neither its row nor its plan) is an error
-    let mut nosplit = v.clone();
+    let mut nosplit = old.clone();
     for p in nosplit["plans"].as_array_mut().expect("plans") {
         if p["kind"] == "karatsuba2" {
             p.as_object_mut().expect("plan").remove("split");

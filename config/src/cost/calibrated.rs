@@ -49,10 +49,6 @@ impl CalComponent {
                 cycles: count * coefficient,
             })
             .collect();
-        Self::of_terms(terms)
-    }
-    /// A component of the given terms (its cycles are their sum).
-    pub fn of_terms(terms: Vec<Term>) -> Self {
         CalComponent {
             cycles: terms.iter().map(|t| t.cycles).sum(),
             terms,
