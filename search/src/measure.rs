@@ -366,8 +366,12 @@ pub fn row_from_board(
     let split = match get(v, &["params", "split"]).filter(|x| !x.is_null()) {
         None => None,
         Some(x) => Some(
-            serde_json::from_value::<fafft_config::rules::Split>(x.clone())
-                .map_err(|_| missing("params.split"))?,
+            serde_json::from_value::<fafft_config::rules::Split>(x.clone()).map_err(|e| {
+                MeasureError::Table {
+                    path: name.into(),
+                    reason: format!("params.split is not {{k, residual_words}}: {e}"),
+                }
+            })?,
         ),
     };
     Ok(TableRow {
@@ -489,7 +493,8 @@ pub fn two_moduli_model_of(
 
 /// The calibrated model of a 2-Karatsuba configuration (the planner's `karatsuba2` plan, by the
 /// same [`fafft_config::cost::split_cost`], both operand sums): the transform (l, β, chain,
-/// routines), n and the split.
+/// routines), n and the split, which must satisfy `fafft_config::rules::check_split`
+/// ([`fit_row_with`] checks a row's split first and names the row).
 pub fn split_model_of(
     m: u32,
     (l, beta, chain, routines): (u32, u32, Chain, Option<&RoutineCycles>),
@@ -582,6 +587,19 @@ pub fn fit_row_with(r: &TableRow, routines: Routines) -> Result<RowFit, MeasureE
     let exported = own(r.routine_cycles.as_ref(), "")?;
     let b = match (&r.second, &r.split) {
         (None, Some(split)) => {
+            fafft_config::rules::check_split(
+                split,
+                r.n,
+                u64::from(r.m).checked_shl(r.l).unwrap_or(u64::MAX),
+                r.c,
+            )
+            .map_err(|e| MeasureError::Table {
+                path: r.name.clone(),
+                reason: format!(
+                    "split k = {}, {} residual words: {e}",
+                    split.k, split.residual_words
+                ),
+            })?;
             split_model_of(r.m, (r.l, beta, chain, exported.as_ref()), r.n, split)?
         }
         (Some(_), Some(_)) => {
@@ -1737,7 +1755,8 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 }
 
 /// Non-negative least squares on relative errors, `min Σ_r ((Σ_i k_i f_ri − y_r) / y_r)²` over
-/// k ≥ 0, by trying every support set of the (at most four) features: the feasible solution of
+/// k ≥ 0, by trying every support set of the features (2^p − 1 sets for p features; the
+/// largest groups have 9): the feasible solution of
 /// smallest residual wins (ties: the earlier support, so the result is deterministic).
 pub fn nnls_relative(f: &[Vec<f64>], y: &[f64]) -> Vec<f64> {
     let p = f.first().map_or(0, |r| r.len());

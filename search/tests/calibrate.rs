@@ -236,3 +236,42 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two `--crt` reports whose plans share rank names (`crt-35851-rank-R` of the session-8 run and
+/// of the v6 run) but are other exports: the later rows are named after their report
+/// (`crt-35851-v6-rank-R`), so every row keeps its own name.
+#[test]
+fn calibrate_names_a_later_reports_rows_after_it_when_their_names_are_taken() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
+        .args(["calibrate", "--json", "--crt"])
+        .arg(root.join("results/model/crt-35851.json"))
+        .arg("--crt")
+        .arg(root.join("results/model/crt-35851-v6.json"))
+        .output()
+        .expect("run search");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value =
+        serde_json::from_str(&String::from_utf8_lossy(&out.stdout)).expect("calibrate json");
+    let names: Vec<&str> = report["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    for rank in 1..=5 {
+        assert!(
+            names.contains(&format!("crt-35851-rank-{rank}").as_str()),
+            "{names:?}"
+        );
+        assert!(
+            names.contains(&format!("crt-35851-v6-rank-{rank}").as_str()),
+            "{names:?}"
+        );
+    }
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
+}

@@ -513,6 +513,7 @@ fn the_fit_check_fails_on_a_wrong_measurement() {
         .iter_mut()
         .find(|r| r.split.is_some())
         .expect("a split row");
+    let split = r.split;
     r.split = None;
     let name = r.name.clone();
     let (rows, _) = search::measure::fit_with(&t, Routines::Predicted).expect("fit");
@@ -521,6 +522,18 @@ fn the_fit_check_fails_on_a_wrong_measurement() {
         .components
         .iter()
         .any(|(c, _, _, q)| c == "product" && *q < 0.95));
+    // a split that breaks the split rule (k not a multiple of 32) is an error naming the row
+    let mut t = committed_table();
+    let r = t
+        .rows
+        .iter_mut()
+        .find(|r| r.name == name)
+        .expect("the split row");
+    r.split = split.map(|s| fafft_config::rules::Split { k: s.k + 1, ..s });
+    let e = search::measure::fit_with(&t, Routines::Predicted)
+        .expect_err("a bad split")
+        .to_string();
+    assert!(e.contains(&name) && e.contains("multiple of 32"), "{e}");
     // and a row whose gamma routines are 50 % dearer than its export's moves the full-stage
     // product out of its bounds
     let mut t = committed_table();

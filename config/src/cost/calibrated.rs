@@ -1015,8 +1015,17 @@ mod tests {
         // n = 17669 bits (553 words), k = 16160 (505 words): r1 = 48 words; N = 2^15 (1024
         // words): h is cleared from word 1024 to 2·553 = 1106
         let q = split_count(17669, 16160, 48, 1 << 15, 2);
-        assert_eq!(q.residual, kara_full(48));
-        assert_eq!(q.residual_kara3, kara3_leaves(48));
+        // kara_full(48): 48 -> 24 -> 12 -> 6 -> 3, 81 kara3 leaves of 6 products and 18 words;
+        // 4n words per halving node: 192 + 3·96 + 9·48 + 27·24 = 1560, plus 81·18
+        assert_eq!(
+            q.residual,
+            KaraCount {
+                clmul: 486,
+                clmul_lo: 0,
+                words: 1560 + 1458
+            }
+        );
+        assert_eq!((q.residual_kara3, q.residual_calls), (81, 121));
         assert_eq!(q.residual_copy_words, 96);
         assert_eq!(q.xor_words, 2 * 48 + 2 * (553 + 2 * 48));
         assert_eq!(q.copy_words, 2 * (505 - 48) + (1106 - 1024));
