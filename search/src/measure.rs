@@ -410,6 +410,22 @@ pub fn row_from_board(
 // ---------------------------------------------------------------------------------------------
 // The model of a row, and the fit.
 
+/// The XOR-program counts of a transform (m, l, β, chain) by the planner's screening proxy
+/// (Paar counts), the one input every row model below starts from.
+fn screening_consts(
+    m: u32,
+    l: u32,
+    beta: u32,
+    chain: Chain,
+) -> Result<crate::cost::TransformConsts, MeasureError> {
+    let g = chain
+        .gamma_top(m, l, beta)
+        .map_err(|e| CrtError::Chain(e))?;
+    Ok(TransformPrograms::screening(m, l, beta, g)
+        .map_err(|e| CrtError::Chain(e))?
+        .consts())
+}
+
 /// The calibrated model of a configuration (m, l, β, chain, c, n), recomputed from scratch:
 /// the γ_j / Encode / Decode programs by the planner's screening proxy (Paar counts) and the
 /// modulus from β; the routines' cycles given (`routines`) or predicted from the Paar counts.
@@ -422,12 +438,7 @@ pub fn model_of(
     n: u64,
     routines: Option<&RoutineCycles>,
 ) -> Result<CalBreakdown, MeasureError> {
-    let g = chain
-        .gamma_top(m, l, beta)
-        .map_err(|e| CrtError::Chain(e))?;
-    let tc = TransformPrograms::screening(m, l, beta, g)
-        .map_err(|e| CrtError::Chain(e))?
-        .consts();
+    let tc = screening_consts(m, l, beta, chain)?;
     let exps: Vec<u64> = if c > 0 {
         modulus_info(m, l, beta)?
             .modulus()
@@ -454,14 +465,7 @@ pub fn two_moduli_model_of(
     second: (u32, u32, Option<&RoutineCycles>),
     n: u64,
 ) -> Result<CalBreakdown, MeasureError> {
-    let consts = |l: u32, beta: u32, chain: Chain| -> Result<_, MeasureError> {
-        let g = chain
-            .gamma_top(m, l, beta)
-            .map_err(|e| CrtError::Chain(e))?;
-        Ok(TransformPrograms::screening(m, l, beta, g)
-            .map_err(|e| CrtError::Chain(e))?
-            .consts())
-    };
+    let consts = |l: u32, beta: u32, chain: Chain| screening_consts(m, l, beta, chain);
     let exps = |l: u32, beta: u32| -> Result<Vec<u64>, MeasureError> {
         Ok(modulus_info(m, l, beta)?
             .modulus()
@@ -501,12 +505,7 @@ pub fn split_model_of(
     n: u64,
     split: &fafft_config::rules::Split,
 ) -> Result<CalBreakdown, MeasureError> {
-    let g = chain
-        .gamma_top(m, l, beta)
-        .map_err(|e| CrtError::Chain(e))?;
-    let tc = TransformPrograms::screening(m, l, beta, g)
-        .map_err(|e| CrtError::Chain(e))?
-        .consts();
+    let tc = screening_consts(m, l, beta, chain)?;
     Ok(
         crate::cost::split_cost(&tc, n, split.k, split.residual_words, 2, routines)
             .map_err(CrtError::Cost)?,
