@@ -5,17 +5,22 @@
 //! cargo run --release -p fwgen --example routine_totals -- \
 //!     [--beta 0x00103674] [--chain artifact] [--m 32] [--l 10] \
 //!     [--slp best|bp|paar] [--slp-restarts N] [--slp-seed S] [--restarts N] [--polish N] [--seed S] [--asm DIR]
-//!     [--slp-cache FILE]
+//!     [--slp-cache FILE] [--pool N]
 //! ```
 //!
 //! The input programs come from `algebra::slp::optimise` (method and restarts as given). With
 //! `--slp-cache FILE` they are read from FILE if it exists (written by an earlier run with the
 //! same configuration and SLP options; a development aid), else computed and written there.
+//! With `--pool N` each routine is the best of its program and N re-associations of it
+//! (`fwgen::thumb2::pool`, all at the same schedule budget), chosen by total instructions.
 //! The emission time of the routines (the backend alone) is printed on the last line.
 
 use algebra::slp::{optimise, Method, Slp, SlpOptions};
 use anyhow::{bail, Context, Result};
-use fwgen::thumb2::{emit, EmitOptions, Stats};
+use fwgen::thumb2::{pool, EmitOptions, Stats};
+
+/// Seed of the `--pool` re-association walks.
+const POOL_SEED: u64 = 0x706f_6f6c;
 use search::codegen::{mul_matrix, rows_of, Chain, TransformPrograms};
 
 fn main() -> Result<()> {
@@ -28,6 +33,7 @@ fn main() -> Result<()> {
     let mut opts = EmitOptions::default();
     let mut asm_dir: Option<std::path::PathBuf> = None;
     let mut cache: Option<std::path::PathBuf> = None;
+    let mut pool_size = 0usize;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -50,6 +56,7 @@ fn main() -> Result<()> {
             "--seed" => opts.budget.seed = v.parse().context("bad --seed")?,
             "--asm" => asm_dir = Some(v.into()),
             "--slp-cache" => cache = Some(v.into()),
+            "--pool" => pool_size = v.parse().context("bad --pool")?,
             o => bail!("unknown option {o}"),
         }
         i += 2;
@@ -103,7 +110,10 @@ fn main() -> Result<()> {
     let t0 = std::time::Instant::now();
     for ((name, rows), slp) in mats.iter().zip(&slps) {
         slp.verify_masks(rows)?;
-        let r = emit(&format!("fw_{name}"), slp, &opts)?;
+        let candidates = pool::variants(slp, pool_size, POOL_SEED);
+        let (k, r) = pool::emit_best(&format!("fw_{name}"), &candidates, &opts)?;
+        let slp = &candidates[k];
+
         let s = r.stats;
         println!(
             "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",

@@ -33,6 +33,9 @@ pub enum FwgenError {
     /// More values live at once than 14 registers, 32 s-registers and 256 stack words hold.
     #[error("spill space exhausted: more than 14 + 32 + 256 values live at once")]
     SpillSpace,
+    /// [`thumb2::pool::emit_best`] was given no candidate program.
+    #[error("no candidate program to emit")]
+    EmptyPool,
     /// An internal invariant failed (a bug; please report with the program).
     #[error("internal allocator error: {0}")]
     Internal(String),

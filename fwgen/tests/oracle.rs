@@ -365,3 +365,62 @@ fn recomputing_spilled_temporaries_keeps_the_function_and_never_lengthens() {
     }
     assert!(saw_recompute, "no spilled temporary was ever re-computed");
 }
+
+#[test]
+fn the_pool_keeps_the_function_and_its_pick_is_never_longer() {
+    use fwgen::thumb2::pool::{emit_best, variants};
+    let mut rng = SplitMix::new(0x9001);
+    let opts = EmitOptions {
+        budget: Budget {
+            restarts: 4,
+            polish: 100,
+            seed: 5,
+        },
+    };
+    let mut grew = 0;
+    for t in 0..16 {
+        let n_in = 4 + rng.below(29);
+        let n_out = 1 + rng.below(32);
+        let rows: Vec<Vec<bool>> = (0..n_out)
+            .map(|_| (0..n_in).map(|_| rng.below(2) == 1).collect())
+            .collect();
+        let start = algebra::slp::optimise(
+            &rows
+                .iter()
+                .map(|r| (0..n_in).fold(0u64, |a, q| a | (u64::from(r[q]) << q)))
+                .collect::<Vec<_>>(),
+            n_in,
+            &algebra::slp::SlpOptions {
+                seed: t,
+                restarts: 1,
+                method: algebra::slp::Method::Bp,
+                threads: Some(1),
+            },
+        )
+        .expect("optimise")
+        .slp;
+        let pool = variants(&start, 6, t);
+        assert_eq!(pool[0], start, "case {t}: the program itself comes first");
+        assert_eq!(pool, variants(&start, 6, t), "case {t}: deterministic");
+        for p in &pool {
+            assert_eq!(rows_of(p), rows_of(&start), "case {t}: same matrix");
+            assert!(p.xor_count() <= start.xor_count(), "case {t}: never longer");
+        }
+        grew += usize::from(pool.len() > 1);
+        let (k, best) = emit_best("fw_test", &pool, &opts).expect("emit_best");
+        let first = emit("fw_test", &start, &opts).expect("emit");
+        assert!(best.stats.total <= first.stats.total, "case {t}");
+        // the pick runs its own program (interpreted on the board model)
+        let asm = check(&pool[k], &opts, &mut rng);
+        assert_eq!(
+            asm, best.asm,
+            "case {t}: emit_best returns candidate {k}'s routine"
+        );
+    }
+    // the walks do find other bracketings (so the test can tell a pool from a copy)
+    assert!(grew > 0);
+    assert!(matches!(
+        emit_best("fw_test", &[], &opts),
+        Err(fwgen::FwgenError::EmptyPool)
+    ));
+}

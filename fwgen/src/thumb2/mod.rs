@@ -8,6 +8,7 @@ pub mod alloc;
 pub mod insn;
 pub mod mempairs;
 pub mod pairs;
+pub mod pool;
 pub mod read;
 pub mod schedule;
 pub mod sim;
