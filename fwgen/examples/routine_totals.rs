@@ -4,7 +4,7 @@
 //! ```sh
 //! cargo run --release -p fwgen --example routine_totals -- \
 //!     [--beta 0x00103674] [--chain artifact] [--m 32] [--l 10] \
-//!     [--slp best|bp|paar] [--slp-restarts N] [--slp-seed S] [--restarts N] [--polish N] [--seed S] [--asm DIR]
+//!     [--slp best|bp|paar] [--slp-restarts N] [--slp-seed S[,S...]] [--restarts N] [--polish N] [--seed S] [--asm DIR]
 //!     [--slp-cache FILE] [--pool N]
 //! ```
 //!
@@ -13,6 +13,8 @@
 //! same configuration and SLP options; a development aid), else computed and written there.
 //! With `--pool N` each routine is the best of its program and N re-associations of it
 //! (`fwgen::thumb2::pool`, all at the same schedule budget), chosen by total instructions.
+//! Several `--slp-seed` values put every seed's program (and its re-associations) in the pool;
+//! `--slp-cache` must then contain `{seed}` (one file per seed).
 //! The emission time of the routines (the backend alone) is printed on the last line.
 
 use algebra::slp::{optimise, Method, Slp, SlpOptions};
@@ -29,7 +31,7 @@ fn main() -> Result<()> {
     let (mut m, mut l) = (32u32, 10u32);
     let mut method = Method::Best;
     let mut slp_restarts = algebra::slp::DEFAULT_RESTARTS;
-    let mut slp_seed = 0u64;
+    let mut slp_seeds = vec![0u64];
     let mut opts = EmitOptions::default();
     let mut asm_dir: Option<std::path::PathBuf> = None;
     let mut cache: Option<std::path::PathBuf> = None;
@@ -50,7 +52,13 @@ fn main() -> Result<()> {
             "--l" => l = v.parse().context("bad --l")?,
             "--slp" => method = Method::parse(v).with_context(|| format!("bad --slp {v}"))?,
             "--slp-restarts" => slp_restarts = v.parse().context("bad --slp-restarts")?,
-            "--slp-seed" => slp_seed = v.parse().context("bad --slp-seed")?,
+            "--slp-seed" => {
+                slp_seeds = v
+                    .split(',')
+                    .map(|t| t.parse::<u64>())
+                    .collect::<Result<_, _>>()
+                    .with_context(|| format!("bad --slp-seed {v}"))?
+            }
             "--restarts" => opts.budget.restarts = v.parse().context("bad --restarts")?,
             "--polish" => opts.budget.polish = v.parse().context("bad --polish")?,
             "--seed" => opts.budget.seed = v.parse().context("bad --seed")?,
@@ -70,16 +78,21 @@ fn main() -> Result<()> {
     }
     mats.push(("encode".into(), rows_of(&tp.encode_matrix(), n, n)));
     mats.push(("decode".into(), rows_of(&tp.decode_matrix(), n, n)));
-    let sopts = SlpOptions {
-        seed: slp_seed,
-        restarts: slp_restarts,
-        method,
-        threads: None,
-    };
+    if slp_seeds.is_empty() {
+        bail!("--slp-seed needs at least one seed");
+    }
+    if slp_seeds.len() > 1
+        && cache
+            .as_ref()
+            .is_some_and(|f| !f.to_string_lossy().contains("{seed}"))
+    {
+        bail!("with several --slp-seed values, --slp-cache must contain {{seed}}");
+    }
     println!(
-        "beta {beta:#010x} chain {chain} m {m} l {l}; SLPs: {} ({} restarts); schedule: {} restarts, {} moves, seed {}",
+        "beta {beta:#010x} chain {chain} m {m} l {l}; SLPs: {} ({} restarts, seeds {:?}); schedule: {} restarts, {} moves, seed {}; pool {pool_size}",
         method.name(),
         slp_restarts,
+        slp_seeds,
         opts.budget.restarts,
         opts.budget.polish,
         opts.budget.seed
@@ -88,32 +101,40 @@ fn main() -> Result<()> {
         "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
         "routine", "xors", "eor", "vmov", "load", "store", "p/p", "other", "total"
     );
-    let cached = match &cache {
-        Some(f) if f.exists() => Some(read_cache(f, mats.len())?),
-        _ => None,
-    };
-    let slps: Vec<Slp> = match cached {
-        Some(v) => v,
-        None => {
-            let mut v = Vec::new();
-            for (_, rows) in &mats {
-                v.push(optimise(rows, n, &sopts)?.slp);
+    // programs[s][i]: the program of matrix i for seed s
+    let mut programs: Vec<Vec<Slp>> = Vec::new();
+    for &seed in &slp_seeds {
+        let sopts = SlpOptions {
+            seed,
+            restarts: slp_restarts,
+            method,
+            threads: None,
+        };
+        let file = cache.as_ref().map(|f| {
+            std::path::PathBuf::from(f.to_string_lossy().replace("{seed}", &seed.to_string()))
+        });
+        let v = match &file {
+            Some(f) if f.exists() => read_cache(f, mats.len())?,
+            _ => {
+                let mut v = Vec::new();
+                for (_, rows) in &mats {
+                    v.push(optimise(rows, n, &sopts)?.slp);
+                }
+                if let Some(f) = &file {
+                    write_cache(f, &v)?;
+                }
+                v
             }
-            if let Some(f) = &cache {
-                write_cache(f, &v)?;
-            }
-            v
-        }
-    };
+        };
+        programs.push(v);
+    }
     let mut sum = Stats::default();
     let mut xors = 0;
     let t0 = std::time::Instant::now();
-    for ((name, rows), slp) in mats.iter().zip(&slps) {
-        slp.verify_masks(rows)?;
-        let candidates = pool::variants(slp, pool_size, POOL_SEED);
-        let (k, r) = pool::emit_best(&format!("fw_{name}"), &candidates, &opts)?;
-        let slp = &candidates[k];
-
+    // each routine: the best of every seed's program and its re-associations, the routines on
+    // all cores (the result does not depend on the thread count)
+    let picks = par_routines(&mats, &programs, pool_size, &opts)?;
+    for ((name, _), (slp, r)) in mats.iter().zip(&picks) {
         let s = r.stats;
         println!(
             "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
@@ -189,4 +210,61 @@ fn read_cache(f: &std::path::Path, want: usize) -> Result<Vec<Slp>> {
         bail!("{}: {} programs, expected {want}", f.display(), v.len());
     }
     Ok(v)
+}
+
+/// For every matrix, the candidates of all seeds' programs (deduplicated) and the pick of
+/// `pool::emit_best`, computed on all cores in matrix order.
+fn par_routines(
+    mats: &[(String, Vec<u64>)],
+    programs: &[Vec<Slp>],
+    pool_size: usize,
+    opts: &EmitOptions,
+) -> Result<Vec<(Slp, fwgen::thumb2::Routine)>> {
+    let one = |i: usize| -> Result<(Slp, fwgen::thumb2::Routine)> {
+        let (name, rows) = &mats[i];
+        let mut candidates: Vec<Slp> = Vec::new();
+        for seed_programs in programs {
+            let slp = &seed_programs[i];
+            slp.verify_masks(rows)?;
+            for q in pool::variants(slp, pool_size, POOL_SEED) {
+                if !candidates.contains(&q) {
+                    candidates.push(q);
+                }
+            }
+        }
+        let (k, r) = pool::emit_best(&format!("fw_{name}"), &candidates, opts)?;
+        Ok((candidates[k].clone(), r))
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<Option<Result<(Slp, fwgen::thumb2::Routine)>>> =
+        (0..mats.len()).map(|_| None).collect();
+    std::thread::scope(|sc| {
+        let hs: Vec<_> = (0..threads.min(mats.len()).max(1))
+            .map(|_| {
+                sc.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= mats.len() {
+                            break;
+                        }
+                        mine.push((i, one(i)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        for h in hs {
+            if let Ok(mine) = h.join() {
+                for (i, r) in mine {
+                    out[i] = Some(r);
+                }
+            }
+        }
+    });
+    out.into_iter()
+        .enumerate()
+        .map(|(i, r)| r.unwrap_or_else(|| one(i)))
+        .collect()
 }
