@@ -15,7 +15,8 @@
 //! (`fwgen::thumb2::pool`, all at the same schedule budget), chosen by total instructions.
 //! Several `--slp-seed` values put every seed's program (and its re-associations) in the pool;
 //! `--slp-cache` must then contain `{seed}` (one file per seed).
-//! The emission time of the routines (the backend alone) is printed on the last line.
+//! Every routine printed has been run by the host simulator on all unit vectors against its
+//! matrix. The emission time of the routines (the backend alone) is printed on the last line.
 
 use algebra::slp::{optimise, Method, Slp, SlpOptions};
 use anyhow::{bail, Context, Result};
@@ -134,7 +135,8 @@ fn main() -> Result<()> {
     // each routine: the best of every seed's program and its re-associations, the routines on
     // all cores (the result does not depend on the thread count)
     let picks = par_routines(&mats, &programs, pool_size, &opts)?;
-    for ((name, _), (slp, r)) in mats.iter().zip(&picks) {
+    for ((name, rows), (slp, r)) in mats.iter().zip(&picks) {
+        check_in_simulator(r, rows, n)?;
         let s = r.stats;
         println!(
             "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
@@ -267,4 +269,26 @@ fn par_routines(
         .enumerate()
         .map(|(i, r)| r.unwrap_or_else(|| one(i)))
         .collect()
+}
+
+/// The routine, run by the host simulator (`fwgen::thumb2::sim`) on every unit vector,
+/// computes the matrix `rows` (bit q of `rows[i]`: entry (i, q)).
+fn check_in_simulator(r: &fwgen::thumb2::Routine, rows: &[u64], n_in: usize) -> Result<()> {
+    for q in 0..n_in {
+        let input: Vec<u32> = (0..n_in)
+            .map(|p| if p == q { u32::MAX } else { 0 })
+            .collect();
+        let out = fwgen::thumb2::sim::run(&r.asm, &r.name, &input, rows.len())
+            .map_err(|e| anyhow::anyhow!("{}: simulator: {e}", r.name))?;
+        for (i, (&w, &row)) in out.iter().zip(rows).enumerate() {
+            let want = if (row >> q) & 1 == 1 { u32::MAX } else { 0 };
+            if w != want {
+                bail!(
+                    "{}: output {i} on unit vector {q} is {w:#x}, the matrix gives {want:#x}",
+                    r.name
+                );
+            }
+        }
+    }
+    Ok(())
 }
