@@ -238,36 +238,8 @@ fn par_routines(
         Ok((candidates[k].clone(), r))
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<Option<Result<(Slp, fwgen::thumb2::Routine)>>> =
-        (0..mats.len()).map(|_| None).collect();
-    std::thread::scope(|sc| {
-        let hs: Vec<_> = (0..threads.min(mats.len()).max(1))
-            .map(|_| {
-                sc.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= mats.len() {
-                            break;
-                        }
-                        mine.push((i, one(i)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        for h in hs {
-            if let Ok(mine) = h.join() {
-                for (i, r) in mine {
-                    out[i] = Some(r);
-                }
-            }
-        }
-    });
-    out.into_iter()
-        .enumerate()
-        .map(|(i, r)| r.unwrap_or_else(|| one(i)))
+    algebra::slp::driver::par_map(mats.len(), threads, one)
+        .into_iter()
         .collect()
 }
 

@@ -635,7 +635,7 @@ pub fn optimise_tuned(
 
 /// `f(0) … f(n − 1)` computed on up to `threads` threads, in index order (the result never
 /// depends on the thread count).
-fn par_map<T: Send, F: Fn(usize) -> T + Sync>(n: usize, threads: usize, f: F) -> Vec<T> {
+pub fn par_map<T: Send, F: Fn(usize) -> T + Sync>(n: usize, threads: usize, f: F) -> Vec<T> {
     let next = AtomicUsize::new(0);
     let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
     std::thread::scope(|sc| {
