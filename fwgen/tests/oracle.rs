@@ -265,7 +265,6 @@ fn two_register_vmovs_keep_the_function_and_never_lengthen() {
             let p = AllocParams {
                 pair_vmovs,
                 pair_memory: pair_vmovs,
-                out_spills: false,
                 clean_bonus: [0, 4, 16][case % 3],
                 ..AllocParams::default()
             };
@@ -307,62 +306,6 @@ fn two_register_vmovs_keep_the_function_and_never_lengthen() {
         saw_to_s && saw_to_r,
         "no two-register VMOV in either direction"
     );
-}
-
-#[test]
-fn spills_into_output_words_keep_the_function_and_shorten() {
-    // the allocator with and without the pass that merges a single spill with an output store
-    // (one STRD into the neighbouring, not yet written output word; its restores become loads
-    // from that word), on the same orders of dense random programs and with the pair passes
-    // off: both compute the matrix in the simulator (which rejects reads of unwritten out
-    // words), the merged one is never longer, and merges occur
-    use fwgen::thumb2::alloc::{allocate, AllocParams};
-    use fwgen::thumb2::insn::{render, Stats};
-    let mut rng = SplitMix::new(4242);
-    let mut merged = 0usize;
-    for case in 0..16 {
-        let n_in = [8, 16, 31, 32][case % 4];
-        let n_ops = 60 + rng.below(200);
-        let n_out = 2 + rng.below(31);
-        let slp = random_slp(&mut rng, n_in, n_ops, n_out);
-        let order: Vec<usize> = (0..slp.ops.len()).collect();
-        let masks = rows_of(&slp);
-        let n_out = slp.outputs.len();
-        let mut lens = Vec::new();
-        for out_spills in [false, true] {
-            let p = AllocParams {
-                pair_vmovs: false,
-                pair_memory: false,
-                out_spills,
-                defer_stores: case % 2 == 1,
-                clean_bonus: [0, 4, 16][case % 3],
-                ..AllocParams::default()
-            };
-            let a = allocate(&slp, &order, p).expect("allocate");
-            let st = Stats::of(&a.insns);
-            let asm = render("fw_outspill", "test", &a.insns, &st);
-            lens.push(st.total);
-            let mut inputs: Vec<Vec<u32>> = (0..n_in)
-                .map(|q| (0..n_in).map(|p| u32::from(p == q) * 0xffff_ffff).collect())
-                .collect();
-            inputs.push((0..n_in).map(|_| rng.next_u64() as u32).collect());
-            for input in inputs {
-                let out = sim::run(&asm, "fw_outspill", &input, n_out).expect("sim");
-                for i in 0..n_out {
-                    let want = (0..n_in)
-                        .filter(|&q| (masks[i] >> q) & 1 == 1)
-                        .fold(0u32, |acc, q| acc ^ input[q]);
-                    assert_eq!(
-                        out[i], want,
-                        "case {case} out_spills {out_spills} output {i}\n{asm}"
-                    );
-                }
-            }
-        }
-        assert!(lens[1] <= lens[0], "case {case}: {lens:?}");
-        merged += lens[0] - lens[1];
-    }
-    assert!(merged > 0, "no spill was ever merged with an output store");
 }
 
 #[test]

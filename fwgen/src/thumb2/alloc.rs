@@ -42,9 +42,6 @@ pub struct AllocParams {
     /// default: the export verifier (`fafft_config::stored`) rejects a routine with more EORs
     /// than its header's XOR count.
     pub recompute: bool,
-    /// Before the pair passes, let single spills ride along with output stores (one STRD) into
-    /// neighbouring output words not yet written ([`super::outspill`]).
-    pub out_spills: bool,
 }
 
 impl Default for AllocParams {
@@ -57,7 +54,6 @@ impl Default for AllocParams {
             pair_vmovs: true,
             pair_memory: true,
             recompute: false,
-            out_spills: true,
         }
     }
 }
@@ -167,27 +163,18 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
     st.reg[1] = Some(Val::InPtr);
     st.run()?;
     st.drop_unread_spills();
-    if p.out_spills && st.stack_slots == 0 {
-        st.insns = super::outspill::spill_into_outputs(&st.insns);
-        st.high_slots = uses_high_slots(&st.insns);
-    }
     if p.pair_vmovs && st.stack_slots == 0 {
         st.insns = super::pairs::pair_vmovs(&st.insns);
-        st.high_slots = uses_high_slots(&st.insns);
+        st.high_slots = st.insns.iter().any(|i| match *i {
+            Insn::VmovToS { s, .. } | Insn::VmovToR { s, .. } => s >= 16,
+            Insn::Vmov2ToS { s, .. } | Insn::Vmov2ToR { s, .. } => s + 1 >= 16,
+            _ => false,
+        });
     }
     if p.pair_memory {
         st.insns = super::mempairs::pair_memory(&st.insns);
     }
     Ok(Allocated { insns: st.finish() })
-}
-
-/// Whether a body spills into s16-s31 (which makes the routine save d8-d15).
-fn uses_high_slots(insns: &[Insn]) -> bool {
-    insns.iter().any(|i| match *i {
-        Insn::VmovToS { s, .. } | Insn::VmovToR { s, .. } => s >= 16,
-        Insn::Vmov2ToS { s, .. } | Insn::Vmov2ToR { s, .. } => s + 1 >= 16,
-        _ => false,
-    })
 }
 
 impl St<'_> {

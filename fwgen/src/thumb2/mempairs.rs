@@ -18,14 +18,14 @@ const OUT_SLOT: u32 = 0;
 const IN_SLOT: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Ptr {
+enum Ptr {
     In,
     Out,
 }
 
 /// Registers read and written (masks) and the `out` words touched (mask over 64 words;
 /// `u64::MAX` when unknown).
-pub(super) fn effects(i: &Insn, ptr: &[Option<Ptr>; 16]) -> (u32, u32, u64) {
+fn effects(i: &Insn, ptr: &[Option<Ptr>; 16]) -> (u32, u32, u64) {
     let b = |r: Reg| 1u32 << r;
     let words = |base: Reg, off: u32, n: u32| -> u64 {
         match ptr[base as usize] {
@@ -50,7 +50,7 @@ pub(super) fn effects(i: &Insn, ptr: &[Option<Ptr>; 16]) -> (u32, u32, u64) {
 }
 
 /// The pointer each register holds before every instruction.
-pub(super) fn pointers(body: &[Insn]) -> Vec<[Option<Ptr>; 16]> {
+fn pointers(body: &[Insn]) -> Vec<[Option<Ptr>; 16]> {
     let mut cur: [Option<Ptr>; 16] = [None; 16];
     cur[0] = Some(Ptr::Out);
     cur[1] = Some(Ptr::In);
@@ -98,7 +98,7 @@ fn single(i: &Insn, ptr: &[Option<Ptr>; 16]) -> Option<(bool, Reg, Reg, u32)> {
 
 /// The window of the single load or store at `i`: it may sit right after item `lo` (or at the
 /// start) up to right before item `hi` (or the end).
-pub(super) fn window(
+fn window(
     body: &[Insn],
     ptrs: &[[Option<Ptr>; 16]],
     i: usize,

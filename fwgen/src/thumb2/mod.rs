@@ -7,7 +7,6 @@
 pub mod alloc;
 pub mod insn;
 pub mod mempairs;
-pub mod outspill;
 pub mod pairs;
 pub mod pool;
 pub mod read;

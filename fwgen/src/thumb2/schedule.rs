@@ -285,7 +285,6 @@ fn param_choices() -> Vec<AllocParams> {
                 pair_vmovs: false,
                 pair_memory: false,
                 recompute: false,
-                out_spills: false,
             });
         }
     }
@@ -420,7 +419,6 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     let paired = AllocParams {
         pair_vmovs: true,
         pair_memory: true,
-        out_spills: true,
         ..p
     };
     if let Some(pi) = eval(slp, &best_order, paired) {
