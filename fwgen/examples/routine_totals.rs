@@ -16,7 +16,9 @@
 //! Several `--slp-seed` values put every seed's program (and its re-associations) in the pool;
 //! `--slp-cache` must then contain `{seed}` (one file per seed).
 //! Every routine printed has been run by the host simulator on all unit vectors against its
-//! matrix. The emission time of the routines (the backend alone) is printed on the last line.
+//! matrix. The last column is the estimated Cortex-M4 cycles of one call (`fwgen::thumb2::insn::cycles`,
+//! the TRM rules of docs/m4-timing.md). The emission time of the routines (the backend alone) is
+//! printed on the last line.
 
 use algebra::slp::{optimise, Method, Slp, SlpOptions};
 use anyhow::{bail, Context, Result};
@@ -99,8 +101,8 @@ fn main() -> Result<()> {
         opts.budget.seed
     );
     println!(
-        "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
-        "routine", "xors", "eor", "vmov", "load", "store", "p/p", "other", "total"
+        "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6}",
+        "routine", "xors", "eor", "vmov", "load", "store", "p/p", "other", "total", "cycles"
     );
     // programs[s][i]: the program of matrix i for seed s
     let mut programs: Vec<Vec<Slp>> = Vec::new();
@@ -131,6 +133,7 @@ fn main() -> Result<()> {
     }
     let mut sum = Stats::default();
     let mut xors = 0;
+    let mut cycles = 0;
     let t0 = std::time::Instant::now();
     // each routine: the best of every seed's program and its re-associations, the routines on
     // all cores (the result does not depend on the thread count)
@@ -138,8 +141,9 @@ fn main() -> Result<()> {
     for ((name, rows), (slp, r)) in mats.iter().zip(&picks) {
         check_in_simulator(r, rows, n)?;
         let s = r.stats;
+        let c = fwgen::thumb2::insn::cycles(&r.insns);
         println!(
-            "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
+            "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6}",
             name,
             slp.xor_count(),
             s.eor,
@@ -148,18 +152,29 @@ fn main() -> Result<()> {
             s.store,
             s.push_pop,
             s.other,
-            s.total
+            s.total,
+            c
         );
         if let Some(d) = &asm_dir {
             std::fs::create_dir_all(d)?;
             std::fs::write(d.join(format!("fw_{name}.S")), &r.asm)?;
         }
         xors += slp.xor_count();
+        cycles += c;
         sum = sum.add(&s);
     }
     println!(
-        "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
-        "total", xors, sum.eor, sum.vmov, sum.load, sum.store, sum.push_pop, sum.other, sum.total
+        "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6}",
+        "total",
+        xors,
+        sum.eor,
+        sum.vmov,
+        sum.load,
+        sum.store,
+        sum.push_pop,
+        sum.other,
+        sum.total,
+        cycles
     );
     println!("emission time {:.2} s", t0.elapsed().as_secs_f64());
     Ok(())

@@ -368,44 +368,10 @@ pub struct CalResidue<'a> {
     pub modulus_exponents: &'a [u64],
 }
 
-/// Cortex-M4 cycles of one straight-line XOR routine of the code generator, by the TRM rules of
-/// docs/m4-timing.md §2 (`m4-trm-r0p1-v1`, P = 2) applied statically: each instruction runs
-/// once, so the static count is what the board's estimate gives for one call. LDR 2, or 1 right
-/// after another LDR; LDRD/STRD 3; STR 1; PUSH/POP 1 + N (+ P when POP loads pc);
-/// VPUSH/VPOP {s16-s31} 1 + 16; EOR, VMOV, MOV, SUB/ADD sp 1; a two-register VMOV 2; BX lr
-/// 1 + P.
-pub fn routine_cycles(insns: &[fwgen::thumb2::Insn]) -> u64 {
-    use fwgen::thumb2::Insn;
-    let mut cyc = 0u64;
-    let mut prev_ldr = false;
-    for i in insns {
-        let (c, is_ldr) = match i {
-            Insn::Ldr { .. } => (if prev_ldr { 1 } else { 2 }, true),
-            Insn::Ldrd { .. } | Insn::Strd { .. } => (3, false),
-            Insn::Str { .. } => (1, false),
-            Insn::Push(r) => (1 + r.len() as u64, false),
-            Insn::Pop(r) => {
-                let pc = r.contains(&fwgen::thumb2::insn::PC);
-                (1 + r.len() as u64 + if pc { REFILL_P } else { 0 }, false)
-            }
-            Insn::VPush | Insn::VPop => (17, false),
-            Insn::BxLr => (1 + REFILL_P, false),
-            Insn::Vmov2ToS { .. } | Insn::Vmov2ToR { .. } => (2, false),
-            Insn::Eor { .. }
-            | Insn::VmovToS { .. }
-            | Insn::VmovToR { .. }
-            | Insn::MovZero { .. }
-            | Insn::SubSp(_)
-            | Insn::AddSp(_) => (1, false),
-        };
-        cyc += c;
-        prev_ldr = is_ldr;
-    }
-    cyc
-}
-
-/// Pipeline refill P of a taken branch (docs/m4-timing.md, `m4-trm-r0p1-v1` point estimate).
-pub const REFILL_P: u64 = 2;
+/// Cortex-M4 cycles of one straight-line XOR routine of the code generator (the one
+/// definition is the backend's [`fwgen::thumb2::insn::cycles`], which its scheduler also uses to
+/// break ties between routines of the same length), and the pipeline refill P of a taken branch.
+pub use fwgen::thumb2::insn::{cycles as routine_cycles, REFILL_P};
 
 /// Cycles of one call of each XOR routine the firmware runs: γ_1 … γ_l, Encode, Decode.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -193,6 +193,43 @@ impl Stats {
     }
 }
 
+/// Pipeline refill P of a taken branch (docs/m4-timing.md, `m4-trm-r0p1-v1` point estimate).
+pub const REFILL_P: u64 = 2;
+
+/// Cortex-M4 cycles of one straight-line routine body, by the TRM rules of docs/m4-timing.md §2
+/// (`m4-trm-r0p1-v1`, P = [`REFILL_P`]) applied statically: each instruction runs once, so the
+/// static count is what the board's estimate gives for one call. LDR 2, or 1 right after
+/// another LDR; LDRD/STRD 3; STR 1; PUSH/POP 1 + N (+ P when POP loads pc); VPUSH/VPOP
+/// {s16-s31} 1 + 16; EOR, VMOV, MOV, SUB/ADD sp 1; a two-register VMOV 2; BX lr 1 + P.
+pub fn cycles(insns: &[Insn]) -> u64 {
+    let mut cyc = 0u64;
+    let mut prev_ldr = false;
+    for i in insns {
+        let (c, is_ldr) = match i {
+            Insn::Ldr { .. } => (if prev_ldr { 1 } else { 2 }, true),
+            Insn::Ldrd { .. } | Insn::Strd { .. } => (3, false),
+            Insn::Str { .. } => (1, false),
+            Insn::Push(r) => (1 + r.len() as u64, false),
+            Insn::Pop(r) => {
+                let pc = r.contains(&PC);
+                (1 + r.len() as u64 + if pc { REFILL_P } else { 0 }, false)
+            }
+            Insn::VPush | Insn::VPop => (17, false),
+            Insn::BxLr => (1 + REFILL_P, false),
+            Insn::Vmov2ToS { .. } | Insn::Vmov2ToR { .. } => (2, false),
+            Insn::Eor { .. }
+            | Insn::VmovToS { .. }
+            | Insn::VmovToR { .. }
+            | Insn::MovZero { .. }
+            | Insn::SubSp(_)
+            | Insn::AddSp(_) => (1, false),
+        };
+        cyc += c;
+        prev_ldr = is_ldr;
+    }
+    cyc
+}
+
 /// The GNU-as source of one function `name` with body `insns`.
 pub fn render(name: &str, header: &str, insns: &[Insn], stats: &Stats) -> String {
     let mut s = String::new();
@@ -215,4 +252,34 @@ pub fn render(name: &str, header: &str, insns: &[Insn], stats: &Stats) -> String
     }
     let _ = writeln!(s, "    .size {name}, .-{name}");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycles_follow_the_timing_rules() {
+        // push 11 regs: 12; two loads in a row: 2 + 1; eor: 1; ldrd: 3; strd: 3; str: 1;
+        // vmov single and pair: 1 + 2; a load after a non-load: 2; vpush/vpop: 17 each;
+        // pop with pc (11 regs): 12 + P
+        let body = vec![
+            Insn::Push(vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11, LR]),
+            Insn::VPush,
+            Insn::Ldr { rt: 2, base: 1, off: 0 },
+            Insn::Ldr { rt: 3, base: 1, off: 4 },
+            Insn::Eor { rd: 2, rn: 2, rm: 3 },
+            Insn::Ldrd { rt: 4, rt2: 5, base: 1, off: 8 },
+            Insn::Strd { rt: 4, rt2: 5, base: 0, off: 0 },
+            Insn::Str { rt: 2, base: 0, off: 8 },
+            Insn::VmovToS { s: 0, rt: 2 },
+            Insn::Vmov2ToR { rt: 6, rt2: 7, s: 0 },
+            Insn::Ldr { rt: 3, base: 1, off: 12 },
+            Insn::VPop,
+            Insn::Pop(vec![2, 3, 4, 5, 6, 7, 8, 9, 10, 11, PC]),
+        ];
+        let want = 12 + 17 + 2 + 1 + 1 + 3 + 3 + 1 + 1 + 2 + 2 + 17 + 12 + REFILL_P;
+        assert_eq!(cycles(&body), want);
+        assert_eq!(cycles(&[Insn::BxLr]), 1 + REFILL_P);
+    }
 }

@@ -298,6 +298,23 @@ fn eval(slp: &Slp, order: &[usize], p: AllocParams) -> Option<Vec<Insn>> {
 /// Starting temperature of the annealing (in instructions).
 const T0: f64 = 0.25;
 
+/// How routines compare: fewer instructions, then fewer estimated Cortex-M4 cycles
+/// ([`super::insn::cycles`]; the instruction count is the objective, cycles only break ties).
+fn key(ins: &[Insn]) -> (usize, u64) {
+    (ins.len(), super::insn::cycles(ins))
+}
+
+/// Weight of one estimated cycle in the annealing's score, in instructions. With 0 the walk
+/// sees instructions alone; 0.5 gave both fewer instructions and fewer cycles on the published
+/// configuration's 12 routines (docs/thumb2.md, "Scheduler"), since an input re-load (LDR, 2
+/// cycles) costs more than a VMOV (1).
+const CYCLE_WEIGHT: f64 = 0.5;
+
+/// The annealing's score of a routine: instructions plus [`CYCLE_WEIGHT`] per cycle.
+fn score(ins: &[Insn]) -> f64 {
+    ins.len() as f64 + CYCLE_WEIGHT * super::insn::cycles(ins) as f64
+}
+
 /// Search orders and allocator choices; return the shortest routine body.
 pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     let live = live_ops(slp);
@@ -308,7 +325,7 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
                     p: AllocParams,
                     best: &mut Option<(Vec<Insn>, Vec<usize>, AllocParams)>| {
         if let Some(ins) = eval(slp, &order, p) {
-            if best.as_ref().is_none_or(|b| ins.len() < b.0.len()) {
+            if best.as_ref().is_none_or(|b| key(&ins) < key(&b.0)) {
                 *best = Some((ins, order, p));
             }
         }
@@ -359,7 +376,7 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     // that makes the routine d instructions longer is taken with probability exp(-d / T), T
     // falling linearly from T0 to 0.05 over the budget; the best order seen is kept
     let n_in = slp.n_in;
-    let mut cur_len = ins.len();
+    let mut cur_score = score(&ins);
     let mut best_order = order.clone();
     for it in 0..budget.polish {
         if order.len() < 2 {
@@ -396,11 +413,12 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
         let op = cand.remove(i);
         cand.insert(tgt, op);
         if let Some(ci) = eval(slp, &cand, p) {
-            let delta = ci.len() as f64 - cur_len as f64;
+            let s = score(&ci);
+            let delta = s - cur_score;
             if delta <= 0.0 || unit(&mut rng) < (-delta / temp).exp() {
-                cur_len = ci.len();
+                cur_score = s;
                 order = cand;
-                if ci.len() < ins.len() {
+                if key(&ci) < key(&ins) {
                     ins = ci;
                     best_order = order.clone();
                 }
@@ -422,7 +440,7 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
         ..p
     };
     if let Some(pi) = eval(slp, &best_order, paired) {
-        if pi.len() < ins.len() {
+        if key(&pi) < key(&ins) {
             return Ok(Best {
                 insns: pi,
                 params: paired,
