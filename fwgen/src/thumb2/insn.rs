@@ -266,15 +266,49 @@ mod tests {
         let body = vec![
             Insn::Push(vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11, LR]),
             Insn::VPush,
-            Insn::Ldr { rt: 2, base: 1, off: 0 },
-            Insn::Ldr { rt: 3, base: 1, off: 4 },
-            Insn::Eor { rd: 2, rn: 2, rm: 3 },
-            Insn::Ldrd { rt: 4, rt2: 5, base: 1, off: 8 },
-            Insn::Strd { rt: 4, rt2: 5, base: 0, off: 0 },
-            Insn::Str { rt: 2, base: 0, off: 8 },
+            Insn::Ldr {
+                rt: 2,
+                base: 1,
+                off: 0,
+            },
+            Insn::Ldr {
+                rt: 3,
+                base: 1,
+                off: 4,
+            },
+            Insn::Eor {
+                rd: 2,
+                rn: 2,
+                rm: 3,
+            },
+            Insn::Ldrd {
+                rt: 4,
+                rt2: 5,
+                base: 1,
+                off: 8,
+            },
+            Insn::Strd {
+                rt: 4,
+                rt2: 5,
+                base: 0,
+                off: 0,
+            },
+            Insn::Str {
+                rt: 2,
+                base: 0,
+                off: 8,
+            },
             Insn::VmovToS { s: 0, rt: 2 },
-            Insn::Vmov2ToR { rt: 6, rt2: 7, s: 0 },
-            Insn::Ldr { rt: 3, base: 1, off: 12 },
+            Insn::Vmov2ToR {
+                rt: 6,
+                rt2: 7,
+                s: 0,
+            },
+            Insn::Ldr {
+                rt: 3,
+                base: 1,
+                off: 12,
+            },
             Insn::VPop,
             Insn::Pop(vec![2, 3, 4, 5, 6, 7, 8, 9, 10, 11, PC]),
         ];
