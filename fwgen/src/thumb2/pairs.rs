@@ -67,8 +67,13 @@ fn slots(i: &It) -> (&[usize], &[usize]) {
     }
 }
 
+/// Merges refused by the colouring before the pass stops (each refusal costs a full scan for
+/// the next nearest merge; without a bound a routine with many spills took minutes).
+pub const MAX_REFUSED: usize = 256;
+
 /// The pass (see the module docs). Bodies with stack spill words or paired VMOVs already are
-/// returned unchanged, as are bodies where nothing can be merged.
+/// returned unchanged, as are bodies where nothing can be merged. It stops after
+/// [`MAX_REFUSED`] refused merges.
 pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
     let mut items = Vec::with_capacity(body.len());
     let mut cur: [Option<usize>; 32] = [None; 32];
@@ -121,6 +126,9 @@ pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
     let mut bonds: Vec<(usize, usize)> = Vec::new();
     let mut refused: std::collections::HashSet<(usize, usize)> = Default::default();
     while let Some((next, bond)) = best_merge(&items, &adj, &refused) {
+        if refused.len() >= MAX_REFUSED {
+            break;
+        }
         let new_bond = !adj[bond.0].contains(&bond.1);
         let mut trial_bonds = bonds.clone();
         if new_bond {
