@@ -42,7 +42,17 @@ pub struct AllocParams {
     /// default: the export verifier (`fafft_config::stored`) rejects a routine with more EORs
     /// than its header's XOR count.
     pub recompute: bool,
+    /// Start with one LDM of the input words `a .. a + 13` (fewer at the end of `in`) into
+    /// r0, r2-r12 and lr ([`PRELOAD_REGS`]; `add r0, r1, #4a` first when a > 0), held as
+    /// clean values (docs/thumb2.md, "Input preload").
+    pub preload: Option<u8>,
 }
+
+/// The registers of the preload LDM, in list order (r1 holds `in`; `out` is on the stack).
+pub const PRELOAD_REGS: [Reg; 13] = [0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, LR];
+
+/// Fewest words a preload loads (below this one LDM is no shorter than LDRDs).
+pub const PRELOAD_MIN: usize = 4;
 
 impl Default for AllocParams {
     fn default() -> Self {
@@ -54,6 +64,7 @@ impl Default for AllocParams {
             pair_vmovs: true,
             pair_memory: true,
             recompute: false,
+            preload: None,
         }
     }
 }
@@ -180,6 +191,9 @@ pub fn allocate(slp: &Slp, order: &[usize], p: AllocParams) -> Result<Allocated,
 impl St<'_> {
     fn run(&mut self) -> Result<(), FwgenError> {
         self.prologue_copies()?;
+        if let Some(a) = self.p.preload {
+            self.preload(usize::from(a))?;
+        }
         for t in 0..self.order.len() {
             self.pos = t;
             let k = self.order[t];
@@ -264,6 +278,67 @@ impl St<'_> {
                 self.lock(r);
                 self.flush()?;
                 self.unlock(r);
+            }
+        }
+        Ok(())
+    }
+
+    /// The preload of [`AllocParams::preload`]: skipped (the body unchanged) when the window
+    /// holds fewer than [`PRELOAD_MIN`] words or a register of the list is taken.
+    fn preload(&mut self, a: usize) -> Result<(), FwgenError> {
+        let n_in = self.slp.n_in;
+        let len = PRELOAD_REGS.len().min(n_in.saturating_sub(a));
+        if len < PRELOAD_MIN || self.in_reg != Some(1) || self.locks != 0 {
+            return Ok(());
+        }
+        let regs = &PRELOAD_REGS[..len];
+        // free: nothing, `out` in r0 (it is on the stack), or an input word with no output
+        // waiting (re-loadable; the prologue's copies may leave one)
+        let taken = regs.iter().any(|&r| match self.reg[r as usize] {
+            None => false,
+            Some(Val::OutPtr) => r != 0,
+            Some(Val::Sig(s)) => s >= n_in || !self.pending[s].is_empty(),
+            Some(_) => true,
+        });
+        if taken {
+            return Ok(());
+        }
+        let base = if a == 0 {
+            1
+        } else {
+            self.insns.push(Insn::AddImm {
+                rd: 0,
+                rn: 1,
+                imm: 4 * a as u32,
+            });
+            0
+        };
+        self.insns.push(Insn::Ldm {
+            base,
+            regs: regs.to_vec(),
+        });
+        if self.out_reg == Some(0) {
+            self.out_reg = None;
+        }
+        for &r in regs {
+            if let Some(Val::Sig(s)) = self.reg[r as usize] {
+                self.sig_reg[s] = None;
+            }
+            self.reg[r as usize] = None;
+        }
+        for (k, &r) in regs.iter().enumerate() {
+            let q = a + k;
+            if self.sig_reg[q].is_none() && self.live(q) {
+                self.place(q, r);
+            }
+        }
+        for (k, &r) in regs.iter().enumerate() {
+            let q = a + k;
+            if self.sig_reg[q] == Some(r) {
+                self.lock(r);
+                let res = self.defined(q);
+                self.unlock(r);
+                res?;
             }
         }
         Ok(())

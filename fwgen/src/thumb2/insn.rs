@@ -54,6 +54,11 @@ pub enum Insn {
     Vmov2ToS { s: u8, rt: Reg, rt2: Reg },
     /// `vmov rt, rt2, sN, sN+1` (two restores in one instruction; rt != rt2).
     Vmov2ToR { rt: Reg, rt2: Reg, s: u8 },
+    /// `ldm base, {regs}` (no writeback): `regs[k]` from `base + 4k`; the list ascends and
+    /// may hold `base` itself (docs/thumb2.md, "Input preload").
+    Ldm { base: Reg, regs: Vec<Reg> },
+    /// `add rd, rn, #imm` (the base of a preload that does not start at `in[0]`).
+    AddImm { rd: Reg, rn: Reg, imm: u32 },
     /// `mov rd, #0` (a zero output word).
     MovZero { rd: Reg },
     /// `sub sp, sp, #n` (stack spill words, only when s0-s31 are full).
@@ -131,6 +136,10 @@ impl Insn {
                 reg_name(*rt2),
                 s + 1
             ),
+            Insn::Ldm { base, regs } => format!("ldm {}, {{{}}}", reg_name(*base), reg_list(regs)),
+            Insn::AddImm { rd, rn, imm } => {
+                format!("add {}, {}, #{imm}", reg_name(*rd), reg_name(*rn))
+            }
             Insn::MovZero { rd } => format!("mov {}, #0", reg_name(*rd)),
             Insn::SubSp(n) => format!("sub sp, sp, #{n}"),
             Insn::AddSp(n) => format!("add sp, sp, #{n}"),
@@ -146,13 +155,14 @@ pub struct Stats {
     pub eor: usize,
     /// VMOV instructions (spills to and restores from s0-s31; a two-register VMOV counts once).
     pub vmov: usize,
-    /// LDR and LDRD instructions (input loads, reloads, pointer reloads).
+    /// LDR, LDRD and LDM instructions (input loads, reloads, pointer reloads).
     pub load: usize,
     /// STR and STRD instructions (output stores).
     pub store: usize,
     /// PUSH, POP, VPUSH and VPOP instructions (the final POP is also the return).
     pub push_pop: usize,
-    /// Everything else (MOV of a zero word, the stack frame's SUB/ADD, BX).
+    /// Everything else (MOV of a zero word, the ADD of a preload base, the stack frame's
+    /// SUB/ADD, BX).
     pub other: usize,
     /// All instructions.
     pub total: usize,
@@ -169,10 +179,14 @@ impl Stats {
                 | Insn::VmovToR { .. }
                 | Insn::Vmov2ToS { .. }
                 | Insn::Vmov2ToR { .. } => s.vmov += 1,
-                Insn::Ldr { .. } | Insn::Ldrd { .. } => s.load += 1,
+                Insn::Ldr { .. } | Insn::Ldrd { .. } | Insn::Ldm { .. } => s.load += 1,
                 Insn::Str { .. } | Insn::Strd { .. } => s.store += 1,
                 Insn::Push(_) | Insn::Pop(_) | Insn::VPush | Insn::VPop => s.push_pop += 1,
-                Insn::MovZero { .. } | Insn::SubSp(_) | Insn::AddSp(_) | Insn::BxLr => s.other += 1,
+                Insn::MovZero { .. }
+                | Insn::AddImm { .. }
+                | Insn::SubSp(_)
+                | Insn::AddSp(_)
+                | Insn::BxLr => s.other += 1,
             }
         }
         s.total = insns.len();
@@ -199,7 +213,7 @@ pub const REFILL_P: u64 = 2;
 /// Cortex-M4 cycles of one straight-line routine body, by the TRM rules of docs/m4-timing.md §2
 /// (`m4-trm-r0p1-v1`, P = [`REFILL_P`]) applied statically: each instruction runs once, so the
 /// static count is what the board's estimate gives for one call. LDR 2, or 1 right after
-/// another LDR; LDRD/STRD 3; STR 1; PUSH/POP 1 + N (+ P when POP loads pc); VPUSH/VPOP
+/// another LDR; LDRD/STRD 3; STR 1; LDM 1 + N; PUSH/POP 1 + N (+ P when POP loads pc); VPUSH/VPOP
 /// {s16-s31} 1 + 16; EOR, VMOV, MOV, SUB/ADD sp 1; a two-register VMOV 2; BX lr 1 + P.
 pub fn cycles(insns: &[Insn]) -> u64 {
     let mut cyc = 0u64;
@@ -209,7 +223,7 @@ pub fn cycles(insns: &[Insn]) -> u64 {
             Insn::Ldr { .. } => (if prev_ldr { 1 } else { 2 }, true),
             Insn::Ldrd { .. } | Insn::Strd { .. } => (3, false),
             Insn::Str { .. } => (1, false),
-            Insn::Push(r) => (1 + r.len() as u64, false),
+            Insn::Push(r) | Insn::Ldm { regs: r, .. } => (1 + r.len() as u64, false),
             Insn::Pop(r) => {
                 let pc = r.contains(&PC);
                 (1 + r.len() as u64 + if pc { REFILL_P } else { 0 }, false)
@@ -221,6 +235,7 @@ pub fn cycles(insns: &[Insn]) -> u64 {
             | Insn::VmovToS { .. }
             | Insn::VmovToR { .. }
             | Insn::MovZero { .. }
+            | Insn::AddImm { .. }
             | Insn::SubSp(_)
             | Insn::AddSp(_) => (1, false),
         };

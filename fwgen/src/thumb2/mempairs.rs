@@ -41,6 +41,12 @@ fn effects(i: &Insn, ptr: &[Option<Ptr>; 16]) -> (u32, u32, u64) {
         Insn::Strd { rt, rt2, base, off } => (b(rt) | b(rt2) | b(base), 0, words(base, off, 2)),
         Insn::Eor { rd, rn, rm } => (b(rn) | b(rm), b(rd), 0),
         Insn::MovZero { rd } => (0, b(rd), 0),
+        Insn::AddImm { rd, rn, .. } => (b(rn), b(rd), 0),
+        Insn::Ldm { base, ref regs } => (
+            b(base),
+            regs.iter().fold(0, |m, &r| m | b(r)),
+            words(base, 0, regs.len() as u32),
+        ),
         Insn::VmovToS { rt, .. } => (b(rt), 0, 0),
         Insn::VmovToR { rt, .. } => (0, b(rt), 0),
         Insn::Vmov2ToS { rt, rt2, .. } => (b(rt) | b(rt2), 0, 0),

@@ -46,6 +46,8 @@ fn rw(i: &It) -> (u32, u32) {
             Insn::Strd { rt, rt2, base, .. } => (b(*rt) | b(*rt2) | b(*base), 0),
             Insn::Eor { rd, rn, rm } => (b(*rn) | b(*rm), b(*rd)),
             Insn::MovZero { rd } => (0, b(*rd)),
+            Insn::AddImm { rd, rn, .. } => (b(*rn), b(*rd)),
+            Insn::Ldm { base, regs } => (b(*base), regs.iter().fold(0, |m, &r| m | b(r))),
             Insn::VmovToS { rt, .. } => (b(*rt), 0),
             Insn::VmovToR { rt, .. } => (0, b(*rt)),
             Insn::Vmov2ToS { rt, rt2, .. } => (b(*rt) | b(*rt2), 0),

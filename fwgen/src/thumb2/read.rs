@@ -224,6 +224,15 @@ pub fn parse_insn(text: &str) -> Option<Insn> {
         ("mov", 2) if o(1) == "#0" => Insn::MovZero { rd: reg(o(0))? },
         ("sub", 3) if o(0) == "sp" && o(1) == "sp" => Insn::SubSp(imm(o(2))?),
         ("add", 3) if o(0) == "sp" && o(1) == "sp" => Insn::AddSp(imm(o(2))?),
+        ("add", 3) => Insn::AddImm {
+            rd: reg(o(0))?,
+            rn: reg(o(1))?,
+            imm: imm(o(2))?,
+        },
+        ("ldm", 2) => Insn::Ldm {
+            base: reg(o(0))?,
+            regs: reg_list(o(1))?,
+        },
         ("bx", 1) if o(0) == "lr" => Insn::BxLr,
         _ => return None,
     })
@@ -285,6 +294,8 @@ enum Val {
     Other,
     /// The `in` pointer.
     InPtr,
+    /// `in` plus a byte offset (the base of a preload, `add rd, rn, #imm`).
+    InAt(u32),
     /// The `out` pointer.
     OutPtr,
     /// A signal of the program.
@@ -322,6 +333,9 @@ pub fn program(insns: &[Insn], n_in: usize, n_out: usize) -> Result<Slp, ReadErr
                     off: u32| match r[base as usize] {
             Val::InPtr if off.is_multiple_of(4) && (off / 4) < n_in as u32 => {
                 Ok(Val::Sig((off / 4) as usize))
+            }
+            Val::InAt(d) if (d + off).is_multiple_of(4) && ((d + off) / 4) < n_in as u32 => {
+                Ok(Val::Sig(((d + off) / 4) as usize))
             }
             // out doubles as spill space once a word of it is written
             Val::OutPtr if off.is_multiple_of(4) && ((off / 4) as usize) < n_out => out
@@ -427,6 +441,26 @@ pub fn program(insns: &[Insn], n_in: usize, n_out: usize) -> Result<Slp, ReadErr
                 r[*rt2 as usize] = s[*k as usize + 1];
             }
             Insn::MovZero { rd } => r[*rd as usize] = Val::Zero,
+            Insn::AddImm { rd, rn, imm } => {
+                r[*rd as usize] = match r[*rn as usize] {
+                    Val::InPtr if *imm <= 4 * n_in as u32 => Val::InAt(*imm),
+                    _ => return Err(fail("adds to a register that is not `in`".into())),
+                }
+            }
+            Insn::Ldm { base, regs } => {
+                if regs.windows(2).any(|w| w[0] >= w[1])
+                    || regs.iter().any(|&x| x == SP || x == PC)
+                {
+                    return Err(fail("ldm list does not ascend or holds sp or pc".into()));
+                }
+                let mut vals = Vec::with_capacity(regs.len());
+                for k in 0..regs.len() {
+                    vals.push(load(&r, &stack, &out, sp, *base, 4 * k as u32).map_err(fail)?);
+                }
+                for (&x, v) in regs.iter().zip(vals) {
+                    r[x as usize] = v;
+                }
+            }
             Insn::SubSp(n) => sp -= i64::from(*n),
             Insn::AddSp(n) => sp += i64::from(*n),
             Insn::BxLr => break,

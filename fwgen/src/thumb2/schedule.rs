@@ -4,7 +4,7 @@
 //! the search minimises the routine's whole instruction count (EOR + VMOV + loads/stores + the
 //! rest), not the XOR count.
 
-use super::alloc::{allocate, AllocParams};
+use super::alloc::{allocate, AllocParams, PRELOAD_MIN, PRELOAD_REGS};
 use super::insn::Insn;
 use crate::FwgenError;
 use algebra::slp::Slp;
@@ -45,6 +45,9 @@ struct Weights {
     recent: f64,
     noise: f64,
     capacity: usize,
+    /// Input words modelled as resident at the start (a preload window, [`PRELOAD_REGS`]
+    /// words from this one).
+    preload: Option<usize>,
 }
 
 /// One list-scheduling pass: among the ready XORs pick the one with the lowest score, where
@@ -81,6 +84,14 @@ fn list_schedule(slp: &Slp, live: &[bool], w: Weights, rng: &mut SplitMix64) -> 
     // resident values with their last-touch step
     let mut touch: Vec<Option<usize>> = vec![None; n];
     let mut n_res = 0usize;
+    if let Some(a) = w.preload {
+        for q in a..(a + PRELOAD_REGS.len()).min(n_in) {
+            if rem[q] > 0 {
+                touch[q] = Some(0);
+                n_res += 1;
+            }
+        }
+    }
     let mut order = Vec::with_capacity(ready.len());
     let mut step = 1usize;
     while !ready.is_empty() {
@@ -285,10 +296,46 @@ fn param_choices() -> Vec<AllocParams> {
                 pair_vmovs: false,
                 pair_memory: false,
                 recompute: false,
+                preload: None,
             });
         }
     }
     v
+}
+
+/// The preload window for `order` (docs/thumb2.md, "Input preload"): the start a of the
+/// [`PRELOAD_REGS`]-word run of input words holding most of the first that many distinct
+/// inputs the order reads (one less for a > 0, which costs an ADD); ties go to the smaller a.
+/// None when no window holds [`PRELOAD_MIN`] of them.
+fn preload_window(slp: &Slp, order: &[usize]) -> Option<u8> {
+    let n_in = slp.n_in;
+    let width = PRELOAD_REGS.len();
+    let mut early = vec![false; n_in];
+    let mut seen = 0usize;
+    'walk: for &k in order {
+        let (a, b) = slp.ops[k];
+        for s in [a, b] {
+            if s < n_in && !early[s] {
+                early[s] = true;
+                seen += 1;
+                if seen == width {
+                    break 'walk;
+                }
+            }
+        }
+    }
+    let mut best: Option<(isize, usize)> = None;
+    for a in 0..n_in.saturating_sub(PRELOAD_MIN - 1).min(256) {
+        let hits = (a..(a + width).min(n_in)).filter(|&q| early[q]).count();
+        if hits < PRELOAD_MIN {
+            continue;
+        }
+        let score = hits as isize - isize::from(a > 0);
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, a));
+        }
+    }
+    best.and_then(|(_, a)| u8::try_from(a).ok())
 }
 
 fn eval(slp: &Slp, order: &[usize], p: AllocParams) -> Option<Vec<Insn>> {
@@ -323,17 +370,32 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
     let mut best: Option<(Vec<Insn>, Vec<usize>, AllocParams)> = None;
     let consider = |order: Vec<usize>,
                     p: AllocParams,
+                    modelled: Option<usize>,
                     best: &mut Option<(Vec<Insn>, Vec<usize>, AllocParams)>| {
-        if let Some(ins) = eval(slp, &order, p) {
-            if best.as_ref().is_none_or(|b| key(&ins) < key(&b.0)) {
-                *best = Some((ins, order, p));
+        // each allocator choice without and with the order's preload window (and the window
+        // the list scheduler modelled)
+        let mut tries = vec![p];
+        let mut windows = vec![preload_window(slp, &order)];
+        windows.push(modelled.and_then(|a| u8::try_from(a).ok()));
+        windows.dedup();
+        for a in windows.into_iter().flatten() {
+            tries.push(AllocParams {
+                preload: Some(a),
+                ..p
+            });
+        }
+        for p in tries {
+            if let Some(ins) = eval(slp, &order, p) {
+                if best.as_ref().is_none_or(|b| key(&ins) < key(&b.0)) {
+                    *best = Some((ins, order.clone(), p));
+                }
             }
         }
     };
     // the program's own order, with every allocator choice
     let given: Vec<usize> = (0..slp.ops.len()).filter(|&k| live[k]).collect();
     for &p in &choices {
-        consider(given.clone(), p, &mut best);
+        consider(given.clone(), p, None, &mut best);
     }
     for r in 0..budget.restarts {
         let w = if r == 0 {
@@ -344,27 +406,36 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
                 recent: 0.5,
                 noise: 0.0,
                 capacity: 12,
+                preload: None,
             }
         } else {
-            Weights {
+            let mut w = Weights {
                 miss: 0.25 + 2.0 * unit(&mut rng),
                 kill: 2.0 * unit(&mut rng),
                 result: unit(&mut rng),
                 recent: 2.0 * unit(&mut rng),
                 noise: unit(&mut rng),
                 capacity: 9 + rng.below(5),
+                preload: None,
+            };
+            // every other restart models a preload window at a random start (the allocator
+            // then tries that window besides the order's own, `preload_window`)
+            if r % 2 == 0 && slp.n_in >= PRELOAD_MIN {
+                let span = slp.n_in.saturating_sub(PRELOAD_REGS.len()) + 1;
+                w.preload = Some(rng.below(span.min(256)));
             }
+            w
         };
         let order = list_schedule(slp, &live, w, &mut rng);
         for &p in &choices {
-            consider(order.clone(), p, &mut best);
+            consider(order.clone(), p, w.preload, &mut best);
         }
     }
     for r in 0..budget.restarts.max(2) {
         let noise = if r < 2 { 0.0 } else { 4.0 * unit(&mut rng) };
         let order = cone_schedule(slp, noise, r % 2 == 1, &mut rng);
         for &p in &choices {
-            consider(order.clone(), p, &mut best);
+            consider(order.clone(), p, None, &mut best);
         }
     }
     let Some((mut ins, mut order, p)) = best else {

@@ -65,6 +65,10 @@ enum Op {
     /// `vmov rt, rt2, sM, sM+1`
     V2ToR(usize, usize, usize),
     MovImm(usize, u32),
+    /// `ldm base, {list}` (no writeback; the list ascends, sp and pc excluded)
+    Ldm(usize, Vec<usize>),
+    /// `add rd, rn, #imm`
+    AddImm(usize, usize, u32),
     SpAdd(i64),
     BxLr,
 }
@@ -198,6 +202,22 @@ fn parse_line(s: &str) -> Option<Op> {
         ("add", 3) if o(0) == "sp" && o(1) == "sp" => {
             Op::SpAdd(o(2).strip_prefix('#')?.parse::<i64>().ok()?)
         }
+        ("ldm", 2) => {
+            let list = reg_list(o(1))?;
+            if list.is_empty()
+                || list.windows(2).any(|w| w[0] >= w[1])
+                || list.contains(&13)
+                || list.contains(&15)
+            {
+                return None;
+            }
+            Op::Ldm(reg(o(0))?, list)
+        }
+        ("add", 3) => Op::AddImm(
+            reg(o(0))?,
+            reg(o(1))?,
+            o(2).strip_prefix('#')?.parse().ok()?,
+        ),
         ("bx", 1) if o(0) == "lr" => Op::BxLr,
         _ => return None,
     })
@@ -405,6 +425,17 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
                 m.r[*r2] = m.s[*s + 1];
             }
             Op::MovImm(r, v) => m.r[*r] = *v,
+            Op::Ldm(b, list) => {
+                let a = m.r[*b];
+                let mut vals = Vec::with_capacity(list.len());
+                for k in 0..list.len() {
+                    vals.push(m.load(line, a.wrapping_add(4 * k as u32))?);
+                }
+                for (&r, v) in list.iter().zip(vals) {
+                    m.r[r] = v;
+                }
+            }
+            Op::AddImm(d, n, imm) => m.r[*d] = m.r[*n].wrapping_add(*imm),
             Op::SpAdd(d) => m.r[13] = (i64::from(m.r[13]) + d) as u32,
             Op::BxLr => {
                 m.r[15] = m.r[14];
