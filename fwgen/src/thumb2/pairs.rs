@@ -127,8 +127,9 @@ pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n_v];
     let mut bonds: Vec<(usize, usize)> = Vec::new();
     let mut refused: std::collections::HashSet<(usize, usize)> = Default::default();
+    let mut n_refused = 0usize;
     while let Some((next, bond)) = best_merge(&items, &adj, &refused) {
-        if refused.len() >= MAX_REFUSED {
+        if n_refused >= MAX_REFUSED {
             break;
         }
         let new_bond = !adj[bond.0].contains(&bond.1);
@@ -148,6 +149,7 @@ pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
             }
             None => {
                 refused.insert(bond);
+                n_refused += 1;
             }
         }
     }
@@ -250,11 +252,12 @@ fn best_merge(
                 continue;
             }
             let bond = (vi.min(vj), vi.max(vj));
-            let ok_bond = adj[vi].contains(&vj)
-                || (adj[vi].len() < 2
-                    && adj[vj].len() < 2
-                    && !refused.contains(&bond)
-                    && !connected(adj, vi, vj));
+            // a refused bond is never proposed again, even when it already exists (the
+            // colouring refused a merge on it): otherwise that merge would be picked forever,
+            // with the refusal count never growing
+            let ok_bond = !refused.contains(&bond)
+                && (adj[vi].contains(&vj)
+                    || (adj[vi].len() < 2 && adj[vj].len() < 2 && !connected(adj, vi, vj)));
             if !ok_bond {
                 continue;
             }
