@@ -342,6 +342,133 @@ fn eval(slp: &Slp, order: &[usize], p: AllocParams) -> Option<Vec<Insn>> {
     allocate(slp, order, p).ok().map(|a| a.insns)
 }
 
+/// Share of the local search's moves that re-associate (docs/thumb2.md, "Scheduler": 0.5
+/// gave the fewest instructions of 0.15-0.9 on the published configuration's 12 routines).
+const REASSOC_SHARE: f64 = 0.5;
+
+/// States of the walk (order and program) the post-passes are run on: the best ones by
+/// instructions, then cycles, distinct.
+const ELITE: usize = 8;
+
+/// The [`ELITE`] best states the walk accepted, best first.
+#[derive(Default)]
+struct Elite {
+    states: Vec<((usize, u64), Vec<usize>, Slp)>,
+}
+
+impl Elite {
+    fn offer(&mut self, key: (usize, u64), order: &[usize], prog: &Slp) {
+        if self.states.len() == ELITE && key >= self.states[ELITE - 1].0 {
+            return;
+        }
+        if self
+            .states
+            .iter()
+            .any(|(k, o, p)| *k == key && o == order && p == prog)
+        {
+            return;
+        }
+        let at = self.states.partition_point(|(k, _, _)| *k <= key);
+        self.states.insert(at, (key, order.to_vec(), prog.clone()));
+        self.states.truncate(ELITE);
+    }
+}
+
+/// Move the XOR at position `i` of `order` to a random position inside its dependency window
+/// (after the producers of its operands, before the first reader of its result); None when
+/// the window holds no other position.
+fn move_within_window(
+    prog: &Slp,
+    order: &[usize],
+    i: usize,
+    rng: &mut SplitMix64,
+) -> Option<Vec<usize>> {
+    let n_in = prog.n_in;
+    let k = order[i];
+    let (a, b) = prog.ops[k];
+    let d = n_in + k;
+    let mut lo = 0usize;
+    for (j, &kk) in order.iter().enumerate().take(i) {
+        if n_in + kk == a || n_in + kk == b {
+            lo = lo.max(j + 1);
+        }
+    }
+    let mut hi = order.len() - 1;
+    for (j, &kk) in order.iter().enumerate().skip(i + 1) {
+        let (x, y) = prog.ops[kk];
+        if x == d || y == d {
+            hi = j - 1;
+            break;
+        }
+    }
+    if hi <= lo {
+        return None;
+    }
+    let tgt = lo + rng.below(hi - lo + 1);
+    if tgt == i {
+        return None;
+    }
+    let mut cand = order.to_vec();
+    let op = cand.remove(i);
+    cand.insert(tgt, op);
+    Some(cand)
+}
+
+/// Signals read by exactly one live XOR and not an output: those a re-association may
+/// redefine. The reader counts do not change under re-association, so this is computed once.
+fn single_readers(slp: &Slp, live: &[bool]) -> Vec<bool> {
+    let n = slp.n_signals();
+    let mut readers = vec![0usize; n];
+    for (k, &(a, b)) in slp.ops.iter().enumerate() {
+        if live[k] {
+            readers[a] += 1;
+            readers[b] += 1;
+        }
+    }
+    let mut out = vec![false; n];
+    for s in slp.outputs.iter().flatten() {
+        out[*s] = true;
+    }
+    (0..n)
+        .map(|s| s >= slp.n_in && live[s - slp.n_in] && readers[s] == 1 && !out[s])
+        .collect()
+}
+
+/// Re-associate the XOR at position `i` of `order` with its only reader: `d = a ^ b` read by
+/// `j = d ^ c` becomes `d = a ^ c`, `j = d ^ b` (with `flip`, `d = b ^ c`, `j = d ^ a`). Every
+/// other signal keeps its value, and so does j. The XOR d moves to just after the producer of c
+/// when that comes later in the order. None when the move is degenerate (c equals an operand).
+fn reassociate(prog: &Slp, order: &[usize], i: usize, flip: bool) -> Option<(Slp, Vec<usize>)> {
+    let n_in = prog.n_in;
+    let k = order[i];
+    let d = n_in + k;
+    let pj = (i + 1..order.len()).find(|&t| {
+        let (x, y) = prog.ops[order[t]];
+        x == d || y == d
+    })?;
+    let jk = order[pj];
+    let (x, y) = prog.ops[jk];
+    let c = if x == d { y } else { x };
+    let (a, b) = prog.ops[k];
+    let (keep, moved) = if flip { (b, a) } else { (a, b) };
+    if c == keep || c == moved {
+        return None;
+    }
+    let mut p = prog.clone();
+    p.ops[k] = (keep, c);
+    p.ops[jk] = (d, moved);
+    let mut o = order.to_vec();
+    if c >= n_in {
+        let pc = (i + 1..pj).find(|&t| n_in + order[t] == c);
+        if let Some(pc) = pc {
+            let op = o.remove(i);
+            // after the removal the producer of c sits at pc - 1
+            o.insert(pc, op);
+        }
+    }
+    Some((p, o))
+}
+
 /// Starting temperature of the annealing (in instructions).
 const T0: f64 = 0.25;
 
@@ -443,12 +570,17 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
             "no instruction order could be allocated".into(),
         ));
     };
-    // local search (simulated annealing): move one XOR within its dependency window; a move
-    // that makes the routine d instructions longer is taken with probability exp(-d / T), T
-    // falling linearly from T0 to 0.05 over the budget; the best order seen is kept
+    // local search (simulated annealing) on the order and the program's bracketing: a move
+    // either re-associates one XOR with its only reader (share REASSOC_SHARE) or moves one XOR
+    // within its dependency window; a move that makes the score d higher is taken with
+    // probability exp(-d / T), T falling linearly from T0 to 0.05 over the budget; the best
+    // routine seen is kept, and the ELITE best states go to the post-passes
     let n_in = slp.n_in;
     let mut cur_score = score(&ins);
-    let mut best_order = order.clone();
+    let mut prog = slp.clone();
+    let single = single_readers(slp, &live);
+    let mut elite = Elite::default();
+    elite.offer(key(&ins), &order, &prog);
     for it in 0..budget.polish {
         if order.len() < 2 {
             break;
@@ -456,49 +588,34 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
         let temp = T0 - (T0 - 0.05) * it as f64 / budget.polish.max(1) as f64;
         let i = rng.below(order.len());
         let k = order[i];
-        let (a, b) = slp.ops[k];
-        let d = n_in + k;
-        // earliest: after the producers of a and b; latest: before the first reader of d
-        let mut lo = 0usize;
-        for (j, &kk) in order.iter().enumerate().take(i) {
-            if n_in + kk == a || n_in + kk == b {
-                lo = lo.max(j + 1);
-            }
-        }
-        let mut hi = order.len() - 1;
-        for (j, &kk) in order.iter().enumerate().skip(i + 1) {
-            let (x, y) = slp.ops[kk];
-            if x == d || y == d {
-                hi = j - 1;
-                break;
-            }
-        }
-        if hi <= lo {
-            continue;
-        }
-        let tgt = lo + rng.below(hi - lo + 1);
-        if tgt == i {
-            continue;
-        }
-        let mut cand = order.clone();
-        let op = cand.remove(i);
-        cand.insert(tgt, op);
-        if let Some(ci) = eval(slp, &cand, p) {
+        // a re-association brings its own program; an order move keeps the current one
+        let cand = if single[n_in + k] && unit(&mut rng) < REASSOC_SHARE {
+            let flip = rng.below(2) == 1;
+            reassociate(&prog, &order, i, flip).map(|(p, o)| (Some(p), o))
+        } else {
+            move_within_window(&prog, &order, i, &mut rng).map(|o| (None, o))
+        };
+        let Some((cp, co)) = cand else { continue };
+        if let Some(ci) = eval(cp.as_ref().unwrap_or(&prog), &co, p) {
             let s = score(&ci);
             let delta = s - cur_score;
             if delta <= 0.0 || unit(&mut rng) < (-delta / temp).exp() {
                 cur_score = s;
-                order = cand;
+                order = co;
+                if let Some(cp) = cp {
+                    prog = cp;
+                }
+                elite.offer(key(&ci), &order, &prog);
                 if key(&ci) < key(&ins) {
                     ins = ci;
-                    best_order = order.clone();
                 }
             }
         }
     }
-    // two-register VMOVs on the winner (kept only when shorter). Not for the unsearched
-    // baseline (no restarts, no polish): its unscheduled routines carry far more spills, and the
-    // pairing pass on them took minutes per routine (docs/thumb2.md, post-passes).
+    // two-register VMOVs and load/store pairs on the elite (kept only when shorter). Not for
+    // the unsearched baseline (no restarts, no polish): its unscheduled routines carry far more
+    // spills, and the pairing pass on them took minutes per routine (docs/thumb2.md,
+    // post-passes).
     if budget.restarts == 0 && budget.polish == 0 {
         return Ok(Best {
             insns: ins,
@@ -510,16 +627,116 @@ pub fn search(slp: &Slp, budget: Budget) -> Result<Best, FwgenError> {
         pair_memory: true,
         ..p
     };
-    if let Some(pi) = eval(slp, &best_order, paired) {
-        if key(&pi) < key(&ins) {
-            return Ok(Best {
-                insns: pi,
-                params: paired,
-            });
+    let mut best_paired: Option<Vec<Insn>> = None;
+    for (_, o, pr) in &elite.states {
+        if let Some(pi) = eval(pr, o, paired) {
+            let bar = best_paired.as_deref().map_or(key(&ins), key);
+            if key(&pi) < bar {
+                best_paired = Some(pi);
+            }
         }
     }
-    Ok(Best {
-        insns: ins,
-        params: p,
+    Ok(match best_paired {
+        Some(pi) => Best {
+            insns: pi,
+            params: paired,
+        },
+        None => Best {
+            insns: ins,
+            params: p,
+        },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values of every signal (bit masks over the inputs), computed in `order`; None when the
+    /// order reads a signal before it is computed.
+    fn values_in_order(p: &Slp, order: &[usize]) -> Option<Vec<u64>> {
+        let mut v: Vec<Option<u64>> = vec![None; p.n_signals()];
+        for q in 0..p.n_in {
+            v[q] = Some(1u64 << q);
+        }
+        for &k in order {
+            let (a, b) = p.ops[k];
+            v[p.n_in + k] = Some(v[a]? ^ v[b]?);
+        }
+        Some(v.into_iter().map(|x| x.unwrap_or(0)).collect())
+    }
+
+    fn random_program(rng: &mut SplitMix64, n_in: usize, n_ops: usize, n_out: usize) -> Slp {
+        let mut ops = Vec::new();
+        for k in 0..n_ops {
+            let n = n_in + k;
+            let a = rng.below(n);
+            let mut b = rng.below(n - 1);
+            if b >= a {
+                b += 1;
+            }
+            ops.push((a.min(b), a.max(b)));
+        }
+        // the last ops are outputs, so most XORs are live
+        let outputs = (0..n_out)
+            .map(|i| Some(n_in + n_ops - 1 - (i % n_ops)))
+            .collect();
+        Slp { n_in, ops, outputs }
+    }
+
+    /// Re-association keeps every output's value, the XOR count and every signal's number of
+    /// readers, and leaves a topological order; across a seeded walk over programs of several
+    /// sizes it applies and changes the program.
+    #[test]
+    fn reassociation_keeps_the_outputs_and_the_order_valid() {
+        let mut rng = SplitMix64::new(0x7265_6173);
+        let mut applied = 0usize;
+        for &(n_in, n_ops, n_out) in &[(3, 4, 1), (4, 9, 2), (8, 30, 8), (32, 180, 32)] {
+            for _ in 0..8 {
+                let p0 = random_program(&mut rng, n_in, n_ops, n_out);
+                let live = live_ops(&p0);
+                let single = single_readers(&p0, &live);
+                let order0: Vec<usize> = (0..p0.ops.len()).filter(|&k| live[k]).collect();
+                let want = values_in_order(&p0, &order0).expect("index order is topological");
+                let outs = |v: &[u64], p: &Slp| -> Vec<u64> {
+                    p.outputs.iter().map(|o| o.map_or(0, |s| v[s])).collect()
+                };
+                let readers = |p: &Slp, order: &[usize]| -> Vec<usize> {
+                    let mut r = vec![0usize; p.n_signals()];
+                    for &k in order {
+                        r[p.ops[k].0] += 1;
+                        r[p.ops[k].1] += 1;
+                    }
+                    r
+                };
+                let (mut p, mut order) = (p0.clone(), order0.clone());
+                for _ in 0..400 {
+                    let i = rng.below(order.len());
+                    if !single[n_in + order[i]] {
+                        continue;
+                    }
+                    let flip = rng.below(2) == 1;
+                    if let Some((np, no)) = reassociate(&p, &order, i, flip) {
+                        let got = values_in_order(&np, &no).expect("order stays topological");
+                        assert_eq!(outs(&got, &np), outs(&want, &p0));
+                        assert_eq!(np.ops.len(), p0.ops.len());
+                        assert_eq!(readers(&np, &no), readers(&p0, &order0));
+                        let mut sorted = no.clone();
+                        sorted.sort_unstable();
+                        assert_eq!(
+                            sorted, order0,
+                            "the order is a permutation of the live XORs"
+                        );
+                        applied += 1;
+                        p = np;
+                        order = no;
+                    }
+                }
+                if n_ops >= 30 {
+                    assert_ne!(p, p0, "a walk of 400 moves changes the program");
+                }
+            }
+        }
+        assert!(applied > 100, "only {applied} re-associations applied");
+    }
 }
