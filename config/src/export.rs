@@ -256,8 +256,27 @@ pub fn command_of(cfg: &Config, out: &Path) -> String {
 
 /// [`command_of`] with the layout (`--layout artifact` only when not the default).
 pub fn command_of_layout(cfg: &Config, out: &Path, layout: Layout) -> String {
+    command_of_effort(cfg, out, layout, &crate::artefacts::Effort::default())
+}
+
+/// [`command_of_layout`] with the export's effort (`--seeds`, `--moves` only when not the
+/// default).
+pub fn command_of_effort(
+    cfg: &Config,
+    out: &Path,
+    layout: Layout,
+    effort: &crate::artefacts::Effort,
+) -> String {
+    let d = crate::artefacts::Effort::default();
+    let mut extra = String::new();
+    if effort.seeds != d.seeds {
+        extra += &format!(" --seeds {}", effort.seeds);
+    }
+    if effort.moves != d.moves {
+        extra += &format!(" --moves {}", effort.moves);
+    }
     format!(
-        "search export --m {} --l {} --beta {:#010x} --c {} --n {}{} --chain {}{} --out {}",
+        "search export --m {} --l {} --beta {:#010x} --c {} --n {}{} --chain {}{}{extra} --out {}",
         cfg.m,
         cfg.l,
         cfg.beta,

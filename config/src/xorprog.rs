@@ -53,6 +53,21 @@ pub fn method() -> String {
     )
 }
 
+/// The `xor_counts.method` text of an export with `seeds` optimiser seeds per matrix
+/// ([`crate::artefacts::Effort`]; one seed gives [`method`]).
+pub fn method_seeds(seeds: u32) -> String {
+    if seeds <= 1 {
+        return method();
+    }
+    let o = slp_options();
+    format!(
+        "algebra::slp::optimise {} (paar baseline, boyar-peralta, {} seeded rnbp restarts) with seeds 0..={}; per matrix with a Thumb-2 routine the program whose routine is shortest (instructions, then estimated cycles, then XORs, then the smaller seed), otherwise the program of seed 0",
+        o.method.name(),
+        o.restarts,
+        seeds - 1
+    )
+}
+
 /// A straight-line XOR program computing `n_out` outputs from `n_in` inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct XorProgram {
@@ -68,7 +83,7 @@ pub fn rows_of(m: &BitMatrix, n_rows: usize, n_cols: usize) -> Vec<u64> {
         .collect()
 }
 
-type Memo = Mutex<HashMap<(Vec<u64>, usize), XorProgram>>;
+type Memo = Mutex<HashMap<(Vec<u64>, usize, u64), XorProgram>>;
 
 fn memo() -> &'static Memo {
     static M: OnceLock<Memo> = OnceLock::new();
@@ -79,13 +94,26 @@ impl XorProgram {
     /// The optimised program of the matrix with rows `rows` (bit q of `rows[i]` = entry (i, q)),
     /// `n_in ≤ 64` columns, at the budget [`slp_options`]. Verified on all unit vectors.
     pub fn optimised(rows: &[u64], n_in: usize) -> Result<Self, SlpError> {
-        let key = (rows.to_vec(), n_in);
+        Self::optimised_seed(rows, n_in, SLP_SEED)
+    }
+
+    /// [`XorProgram::optimised`] with the optimiser's restarts seeded by `seed` instead of
+    /// [`SLP_SEED`] (the same budget otherwise; `search export --seeds`).
+    pub fn optimised_seed(rows: &[u64], n_in: usize, seed: u64) -> Result<Self, SlpError> {
+        let key = (rows.to_vec(), n_in, seed);
         if let Ok(m) = memo().lock() {
             if let Some(p) = m.get(&key) {
                 return Ok(p.clone());
             }
         }
-        let res = optimise(rows, n_in, &slp_options())?;
+        let res = optimise(
+            rows,
+            n_in,
+            &SlpOptions {
+                seed,
+                ..slp_options()
+            },
+        )?;
         res.slp.verify_masks(rows)?;
         let p = XorProgram {
             slp: res.slp,

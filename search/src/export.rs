@@ -19,9 +19,10 @@ use fafft_config::ConfigError;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+pub use fafft_config::artefacts::Effort;
 pub use fafft_config::derive::{Config as ExportConfig, Derived};
 pub use fafft_config::export::{
-    command_of, command_of_layout, render, render_layout, Layout, Rendered,
+    command_of, command_of_effort, command_of_layout, render, render_layout, Layout, Rendered,
 };
 pub use fafft_config::layout::{
     delta_swap, inv_swap32, poly_words32, s0_gft, sha256_words, swap32,
@@ -187,6 +188,18 @@ pub fn export_layout(
     layout: Layout,
     progress: bool,
 ) -> Result<Export, ExportError> {
+    export_effort(cfg, out, force, layout, progress, &Effort::default())
+}
+
+/// [`export_layout`] at an effort (`--seeds`, `--moves`; docs/thumb2.md "Export effort").
+pub fn export_effort(
+    cfg: &ExportConfig,
+    out: &Path,
+    force: bool,
+    layout: Layout,
+    progress: bool,
+    effort: &Effort,
+) -> Result<Export, ExportError> {
     cfg.validate()?;
     if layout == Layout::Artifact && cfg.second.is_some() {
         return Err(dir_err(
@@ -218,7 +231,20 @@ pub fn export_layout(
             "export: deriving tables, optimising the XOR programs and emitting the Thumb-2 routines ..."
         );
     }
-    let derived = cfg.derive()?;
+    let derived = if effort.is_default() {
+        cfg.derive()?
+    } else {
+        if progress {
+            eprintln!(
+                "export: effort {} optimiser seeds per matrix, {} moves per routine (each matrix's programs are emitted and the shortest routine is kept) ...",
+                effort.seeds, effort.moves
+            );
+        }
+        cfg.derive_with(&Effort {
+            progress,
+            ..*effort
+        })?
+    };
     if progress {
         eprintln!(
             "export: {} routines ready ({:.1} s)",
@@ -227,7 +253,7 @@ pub fn export_layout(
         );
     }
     let prov = fafft_config::spec::Provenance {
-        command: command_of_layout(cfg, out, layout),
+        command: command_of_effort(cfg, out, layout, effort),
         tool_version: fafft_config::spec::TOOL_VERSION.into(),
     };
     let rendered = render_layout(&derived, &prov, layout)?;
@@ -280,6 +306,16 @@ pub struct ExportArgs {
     /// and `m4f/` folders for the published Cortex-M4 firmware; docs/firmware-layout.md).
     #[arg(long, default_value = "project")]
     pub layout: String,
+    /// Effort: optimiser seeds per matrix (0..K-1); with K > 1 every matrix's K programs are
+    /// emitted and the one whose Thumb-2 routine is shortest is exported (about K times the
+    /// export time; docs/thumb2.md "Export effort"). 1 = the default export.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub seeds: u32,
+    /// Effort: local-search moves of the Thumb-2 backend per routine (the default is the
+    /// export's budget, `fafft_config::routines::emit_options`; the time grows linearly).
+    #[arg(long, default_value_t = fafft_config::routines::emit_options().budget.polish as u64,
+          value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+    pub moves: u64,
 }
 
 impl ExportArgs {
@@ -319,12 +355,18 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
             args.layout
         )
     })?;
-    let e = export_layout(
+    let effort = Effort {
+        seeds: args.seeds,
+        moves: usize::try_from(args.moves)?,
+        progress: false,
+    };
+    let e = export_effort(
         &cfg,
         &args.out,
         args.force,
         layout,
         std::io::stderr().is_terminal(),
+        &effort,
     )?;
     println!(
         "exported m = {}, l = {}, N = {}, c = {}, n = {}{}, β = {:#010x} (wt(M) = {}, chain {}, layout {}) to {}",

@@ -798,6 +798,8 @@ fn beta_parses_as_everywhere() {
         split_words: None,
         second_l: None,
         second_beta: None,
+        seeds: 1,
+        moves: 20_000,
     };
     for bad in ["+28b51f", "-1", "0x", "0x123456789", "28_b51f"] {
         assert!(

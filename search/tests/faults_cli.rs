@@ -672,3 +672,43 @@ fn out_to_dev_stdout_redirected_to_a_file_keeps_both() {
     assert!(leftovers(&d).is_empty(), "{:?}", leftovers(&d));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn export_effort_flags_out_of_range_are_clean_errors() {
+    let d = tmp_dir("effort-flags");
+    let out = d.join("exp");
+    let base = [
+        "export",
+        "--m",
+        "32",
+        "--l",
+        "10",
+        "--beta",
+        "0x00103674",
+        "--c",
+        "3072",
+        "--n",
+        "17669",
+        "--out",
+    ];
+    for (flag, value, named) in [
+        ("--seeds", "0", "--seeds"),
+        ("--seeds", "65", "--seeds"),
+        ("--seeds", "many", "--seeds"),
+        ("--moves", "1e5", "--moves"),
+        ("--moves", "20000000", "--moves"),
+    ] {
+        let mut args: Vec<&str> = base.to_vec();
+        args.push(p(&out));
+        args.push(flag);
+        args.push(value);
+        let r = search(&args);
+        no_panic(&r);
+        // a usage error (clap's exit code 2), naming the flag
+        assert_eq!(r.code, Some(2), "{flag} {value}: {}", r.stderr);
+        assert!(r.stderr.starts_with("error: "), "{}", r.stderr);
+        assert!(r.stderr.contains(named), "{}", r.stderr);
+        assert!(!out.exists(), "{flag} {value}: an output was written");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
