@@ -79,7 +79,8 @@ impl Matrix {
 pub struct AsmRoutine {
     /// The matrix.
     pub matrix: Matrix,
-    /// The program it runs (its XOR count is the routine's EOR count).
+    /// The program it was emitted from (its XOR count is the routine's EOR count; the routine
+    /// may run a re-association of it with the same XOR count, docs/thumb2.md "Scheduler").
     pub slp: Slp,
     /// The backend's output.
     pub routine: Routine,

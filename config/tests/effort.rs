@@ -27,6 +27,23 @@ fn one_seed_is_the_default_source() {
     assert_eq!(a.slp(), b.slp());
     assert_eq!(e.method(), Optimise.method());
     assert_eq!(e.budget(), Optimise.budget());
+    // the same routine as the default source (a cheap job: the emission is memoised)
+    let jobs = vec![(Matrix::Gamma(3), a.slp().clone())];
+    let ra = e.routines(&jobs).expect("effort routine");
+    let rb = Optimise.routines(&jobs).expect("default routine");
+    assert_eq!(ra[0].routine, rb[0].routine);
+    // one seed at other moves: still the default program, at those moves
+    let m = Effort {
+        seeds: 1,
+        moves: 300,
+        progress: false,
+    };
+    assert!(!m.is_default());
+    assert_eq!(
+        m.program("gamma_3", &rows, 32).expect("program").slp(),
+        b.slp()
+    );
+    assert_eq!(m.budget().polish, 300);
 }
 
 #[test]

@@ -799,7 +799,7 @@ fn beta_parses_as_everywhere() {
         second_l: None,
         second_beta: None,
         seeds: 1,
-        moves: 20_000,
+        moves: fafft_config::routines::emit_options().budget.polish as u64,
     };
     for bad in ["+28b51f", "-1", "0x", "0x123456789", "28_b51f"] {
         assert!(
