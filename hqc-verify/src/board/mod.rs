@@ -49,6 +49,7 @@ pub mod kem;
 pub mod model;
 pub mod params;
 pub mod profile;
+pub mod published;
 pub mod render;
 pub mod report;
 pub mod runs;
@@ -216,6 +217,17 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
         }
     };
     let anchor = counts::anchor_for(cfg.level, &counts);
+    let kem_cycles: Vec<(String, [Option<u64>; 3])> = counts
+        .kem
+        .iter()
+        .map(|(f, k)| {
+            (
+                f.clone(),
+                [k.keygen_cycles, k.encaps_cycles, k.decaps_cycles],
+            )
+        })
+        .collect();
+    let cycle_anchors = published::compare(cfg.level, counts.ring_product_cycles, &kem_cycles);
 
     let failed = ck.failed();
     let (routines, routines_total) = report::RoutineCount::of(&cfg.verified.derived);
@@ -242,6 +254,7 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
         counts,
         model,
         anchor,
+        cycle_anchors,
         note: COUNT_NOTE.into(),
         timing: counts::timing(),
         kat_note: expected

@@ -39,7 +39,7 @@ use crate::m4cycles::{self, ClassCounts};
 use crate::multiplier::MultiplierKind;
 
 /// Version of the profile JSON (docs/board.md §14).
-pub const PROFILE_SCHEMA_VERSION: u32 = 2;
+pub const PROFILE_SCHEMA_VERSION: u32 = 3;
 
 /// The three KEM operations, as the harness labels their regions.
 pub const OPERATIONS: [(&str, &str); 3] = [
@@ -85,6 +85,8 @@ pub struct ComponentFigures {
     pub instructions: u64,
     /// Estimated cycles (docs/m4-timing.md).
     pub cycles: u64,
+    /// Estimated cycles per instruction (0 when no instruction ran).
+    pub cpi: f64,
     /// Share of the operation's instructions.
     pub share_instructions: f64,
     /// Share of the operation's estimated cycles.
@@ -104,6 +106,8 @@ pub struct OperationProfile {
     pub instructions: u64,
     /// Estimated cycles of the operation.
     pub cycles: u64,
+    /// Estimated cycles per instruction of the operation.
+    pub cpi: f64,
     /// Host: median time without the probe, µs.
     pub host_median_us: Option<f64>,
     /// Host: probed iterations left out of the component means (preempted,
@@ -225,6 +229,14 @@ fn share(part: u64, whole: u64) -> f64 {
     }
 }
 
+/// Estimated cycles per instruction, to 3 decimals (0 without instructions).
+fn cpi(cycles: u64, instructions: u64) -> f64 {
+    if instructions == 0 {
+        return 0.0;
+    }
+    (cycles as f64 / instructions as f64 * 1e3).round() / 1e3
+}
+
 /// Builds an operation's rows from its region and its components' regions; checks that
 /// the components fit in the operation class by class (pushes the result).
 fn operation_profile(
@@ -247,6 +259,7 @@ fn operation_profile(
             regions: a.regions,
             instructions: a.instructions,
             cycles,
+            cpi: cpi(cycles, a.instructions),
             share_instructions: share(a.instructions, op.instructions),
             share_cycles: share(cycles, total_cycles),
             host_us: None,
@@ -308,6 +321,7 @@ fn operation_profile(
         regions: 0,
         instructions: other.instructions(),
         cycles: other_cycles,
+        cpi: cpi(other_cycles, other.instructions()),
         share_instructions: share(other.instructions(), op.instructions),
         share_cycles: share(other_cycles, total_cycles),
         host_us: None,
@@ -317,6 +331,7 @@ fn operation_profile(
         operation: name.into(),
         instructions: op.instructions,
         cycles: total_cycles,
+        cpi: cpi(total_cycles, op.instructions),
         host_median_us: None,
         host_dropped: None,
         components: rows,
@@ -766,20 +781,21 @@ pub fn render_text(r: &ProfileReport) -> String {
             );
             let _ = writeln!(
                 s,
-                "{:<10} {:>7} {:>12} {:>7} {:>12} {:>7} {:>10} {:>7}",
+                "{:<10} {:>7} {:>12} {:>7} {:>12} {:>7} {:>6} {:>10} {:>7}",
                 "component",
                 "regions",
                 "instructions",
                 "share",
                 "est. cycles",
                 "share",
+                "CPI",
                 "host us",
                 "share"
             );
             for c in &op.components {
                 let _ = writeln!(
                     s,
-                    "{:<10} {:>7} {:>12} {:>7} {:>12} {:>7} {:>10} {:>7}",
+                    "{:<10} {:>7} {:>12} {:>7} {:>12} {:>7} {:>6.3} {:>10} {:>7}",
                     c.label,
                     if c.key == "other" {
                         String::new()
@@ -790,6 +806,7 @@ pub fn render_text(r: &ProfileReport) -> String {
                     pct(c.share_instructions),
                     thousands(c.cycles),
                     pct(c.share_cycles),
+                    c.cpi,
                     c.host_us.map(|u| format!("{u:.1}")).unwrap_or_default(),
                     c.host_share.map(pct).unwrap_or_default()
                 );

@@ -259,6 +259,9 @@ pub fn render_text(r: &BoardReport) -> String {
             ))
             .unwrap_or_default()
     );
+    if let Some(a) = &r.cycle_anchors {
+        render_cycle_anchors(&mut s, a, &r.timing.version);
+    }
     if let Some(m) = &r.model {
         let _ = writeln!(
             s,
@@ -318,4 +321,38 @@ pub fn render_text(r: &BoardReport) -> String {
         }
     );
     s
+}
+
+/// Our estimated cycles beside the published board cycles, with the estimator's error.
+fn render_cycle_anchors(s: &mut String, a: &super::published::CycleAnchors, version: &str) {
+    let c = &a.estimator_check;
+    let (lo, hi) = super::published::kem_error_band();
+    let _ = writeln!(
+        s,
+        "\nEstimated cycles ({version}) beside published board cycles:\n  A: {}\n  B: {}\n  \
+         estimator error: the published firmware estimated with {} lies {lo:+.1} % to {hi:+.1} % from its \
+         board cycles per KEM operation (check of {}; docs/m4-timing.md §5)",
+        a.chen_source, a.jang_source, c.timing_version, c.date
+    );
+    let _ = writeln!(
+        s,
+        "  {:<24} {:>12} {:>12} {:>8} {:>12} {:>8}",
+        "figure", "ours (est.)", "A", "ours/A", "B", "ours/B"
+    );
+    for row in &a.rows {
+        let what = match &row.flavour {
+            Some(f) => format!("{} {f}", row.what),
+            None => row.what.clone(),
+        };
+        let _ = writeln!(
+            s,
+            "  {:<24} {:>12} {:>12} {:>8.3} {:>12} {:>8.3}",
+            what,
+            fmt_n(Some(row.ours)),
+            fmt_n(Some(row.chen_2026_739)),
+            row.ratio_to_chen,
+            fmt_n(Some(row.jang_best_case)),
+            row.ratio_to_jang
+        );
+    }
 }

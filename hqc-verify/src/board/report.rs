@@ -84,7 +84,7 @@ impl RoutineCount {
 }
 
 /// Version of the JSON report.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The whole report (`--json`).
 #[derive(Clone, Debug, Serialize)]
@@ -123,8 +123,11 @@ pub struct BoardReport {
     pub counts: Counts,
     /// The cost model (`fafft_config::cost`) against the counts.
     pub model: Option<ModelComparison>,
-    /// The published firmware on the same machine.
+    /// The published firmware on the same machine (instructions).
     pub anchor: Anchor,
+    /// Our estimated cycles beside the published board cycles (ePrint 2026/739 and Jang et
+    /// al.'s best case), with the estimator's stated error (`board::published`).
+    pub cycle_anchors: Option<super::published::CycleAnchors>,
     /// What the counts are.
     pub note: String,
     /// How the cycles of the report are estimated.
