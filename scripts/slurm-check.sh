@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's Slurm job-array recipe on a real one-node Slurm cluster (issue #13 part 5).
+# The README's Slurm job-array recipe on a real one-node Slurm cluster.
 #
 # Installs Debian's slurm-wlm and munge (apt) if missing, starts munged, slurmctld and slurmd on
 # localhost with their own configuration, state and sockets in a temporary directory, submits

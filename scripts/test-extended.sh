@@ -35,7 +35,7 @@ for p in results/export/*/params.json; do
   "${CARGO_TARGET_DIR:-target}/release/hqc-verify" board --params "$p" --count 100
 done
 
-step "joint search, HQC-1, whole space (docs/joint-search.md; target <= 15 min on 2 cores)"
+step "joint search, HQC-1, whole space (docs/joint-search.md; 2-3 min on 2 cores, results/joint/README.md)"
 tmp=$(mktemp -d)
 /usr/bin/time -f "joint search: %e s wall, %U s user" \
   "${CARGO_TARGET_DIR:-target}/release/search" moduli --m 32 --l 10 --objective product \

@@ -25,10 +25,8 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// The backend budget of every exported routine at the default effort (deterministic: counts,
-/// not time): 64 restarts and 20,000 moves (8 / 500 until session 12, 64 / 3,000 in session
-/// 12; docs/thumb2.md, budget table: 3,767 instructions for the published configuration's 12
-/// routines since session 14's re-associating walk, about 5 s of emission on two cores inside
-/// an export of 17-24 s). `search export --moves` changes the moves
+/// not time): 64 restarts and 20,000 moves since 23ee209 (docs/thumb2.md explains the choice;
+/// results/HISTORY.md keeps the earlier budgets and their figures). `search export --moves` changes the moves
 /// ([`crate::artefacts::Effort`]).
 pub fn emit_options() -> EmitOptions {
     EmitOptions {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Exact guest-instruction counts of KeyGen, Encaps and Decaps of KAT entry 0 on QEMU
-# mps2-an386, with helper B's TCG plugin (../plugin/insncount.c) on the harness's
+# mps2-an386, with the project's TCG plugin (../plugin/insncount.c) on the harness's
 # bench_start/bench_stop markers.
 #
 #   bench.sh LEVEL FLAVOUR            # prints "<count>  <label>" lines

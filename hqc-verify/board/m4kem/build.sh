@@ -5,7 +5,7 @@
 #
 # 1. the Rust staticlib (this crate) with Debian's rustc-web 1.96 and -Zbuild-std=core
 #    (scripts/install-rust-web.sh is run first when the toolchain is missing);
-# 2. harness.c + helper B's startup/semihosting layer (../firmware/board.c,
+# 2. harness.c + the firmware's startup/semihosting layer (../firmware/board.c,
 #    platform_common.c, link.ld) linked with arm-none-eabi-gcc;
 #    with c-fafft also fafft_shim.c and the C FAFFT+CRT multiplier object built by
 #    ../firmware/Makefile (target $(BUILD)/fafft.o) for the headers in PARAMS_DIR (default
@@ -79,7 +79,7 @@ case ",${FEATURES:-}," in
     *) CFLAGS="$CFLAGS -DFAFFT_SLOTS=2" ;;
 esac
 if [ "$mul" = c-fafft ]; then
-    # The multiplier object comes from helper B's Makefile (its target $(BUILD)/fafft.o, which
+    # The multiplier object comes from the firmware's Makefile (its target $(BUILD)/fafft.o, which
     # also generates the headers it needs under $(BUILD)/gen), built into our own folder.
     params=$(cd "${PARAMS_DIR:-$here/../fixtures/hqc1-artifact}" && pwd)
     tag=${BUILD_TAG:-$(basename "$params")}

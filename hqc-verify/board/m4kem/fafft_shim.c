@@ -1,4 +1,4 @@
-/* C ABI that m4kem's `c-fafft` feature calls (src/cfafft.rs), over helper B's FAFFT+CRT
+/* C ABI that m4kem's `c-fafft` feature calls (src/cfafft.rs), over the firmware's FAFFT+CRT
    multiplier in ../firmware/fafft/ (fafft.h: hqc_ring_mul, fafft_init). The ring degree is
    the one of the fafft_params.h on the include path (HQC_N). */
 #include <stdint.h>

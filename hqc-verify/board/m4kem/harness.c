@@ -1,5 +1,5 @@
 /* KAT regeneration of the HQC KEM on the emulated Cortex-M4 (QEMU mps2-an386), over the m4kem
- * staticlib (m4kem.h) and helper B's startup/semihosting layer (../firmware/board.c,
+ * staticlib (m4kem.h) and the firmware's startup/semihosting layer (../firmware/board.c,
  * platform_common.c, link.ld: 640 KiB RAM, like the NUCLEO-L4R5ZI).
  *
  * Configuration: the semihosting command line (QEMU `-append "..."`), tokens key=value:
