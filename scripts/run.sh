@@ -1,13 +1,103 @@
 #!/usr/bin/env bash
-# The main job with defaults: the modulus of the published HQC-1 configuration
-# (m = 32, l = 10, β = 0x00103674), derived and proven by running the FAFFT it describes.
-# Extra arguments are passed on (e.g. --json, --out FILE).
+# The main job: the user's path through the workbench for one HQC level, on defaults.
+#   1. scan every admissible shift β for the light moduli (search moduli);
+#   2. rank the CRT plans by modelled Cortex-M4 cycles (search crt);
+#   3. plot the weight histogram, the cost against c and the plan breakdown (search plot);
+#   4. export the preferred plan into a fresh folder (search export);
+#   5. verify it on the host: the HQC KATs with that multiplier (hqc-verify kat);
+#   6. run it on the emulated Cortex-M4 when the board toolchain is present (hqc-verify board);
+# then print what was produced and where. docs/README.md explains each step.
+#
+# Usage: scripts/run.sh [--level 1|3|5] [--out DIR] [--no-board]
+#   --level   HQC level (default 1: n = 17669, l = 10);
+#   --out     a folder that does not exist yet (default build/run/hqc<level>-<date>-<time>);
+#   --no-board  skip step 6 even when the toolchain is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "run.sh: building search (cargo build --release -p search; the first build takes a minute or two, later ones are instant)" >&2
-if [ -t 2 ]; then
-    cargo build --release -p search        # cargo shows its progress bar on a terminal
-else
-    cargo build --release -q -p search
+
+level=1 out="" board=auto
+usage() { sed -n '11,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --level) [ "$#" -ge 2 ] || usage; level="$2"; shift 2 ;;
+    --out) [ "$#" -ge 2 ] || usage; out="$2"; shift 2 ;;
+    --no-board) board=no; shift ;;
+    -h|--help) usage ;;
+    *) echo "run.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+case "$level" in
+  1) n=17669 l=10 ;;
+  3) n=35851 l=11 ;;
+  5) n=57637 l=12 ;;
+  *) echo "run.sh: --level must be 1, 3 or 5 (got '$level')" >&2; exit 2 ;;
+esac
+[ -n "$out" ] || out="build/run/hqc$level-$(date +%Y%m%d-%H%M%S)"
+if [ -e "$out" ]; then echo "run.sh: $out already exists; name a new folder with --out" >&2; exit 2; fi
+mkdir -p "$out"
+
+t0=$(date +%s)
+step() { printf '\n== [%s] %s (+%ss)\n' "$1" "$2" "$(( $(date +%s) - t0 ))" >&2; }
+bin="${CARGO_TARGET_DIR:-target}/release"
+
+step 0/6 "building search and hqc-verify (cargo build --release; minutes the first time, then instant)"
+if [ -t 2 ]; then cargo build --release -p search -p hqc-verify
+else cargo build --release -q -p search -p hqc-verify; fi
+
+step 1/6 "scan: search moduli --m 32 --l $l"
+"$bin/search" moduli --m 32 --l "$l" --out "$out/moduli.json"
+
+step 2/6 "plans: search crt --n $n --moduli $out/moduli.json"
+"$bin/search" crt --n "$n" --moduli "$out/moduli.json" --out "$out/crt.json"
+
+step 3/6 "plots: search plot histogram | cost | breakdown"
+"$bin/search" plot histogram --input "$out/moduli.json" --out "$out/histogram.svg"
+"$bin/search" plot cost --n "$n" --out "$out/cost.svg"
+"$bin/search" plot breakdown --input "$out/crt.json" --out "$out/breakdown.svg"
+echo "written: $out/histogram.svg, $out/cost.svg, $out/breakdown.svg" >&2
+
+step 4/6 "export: the preferred plan's configuration"
+# The first plan the export builds from flags: a residue plan (FAFFT + x^c) or a single FAFFT.
+plan=$(python3 - "$out/crt.json" <<'EOF'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for p in report["plans"]:
+    if p["kind"] in ("residue", "single") and len(p["transforms"]) == 1:
+        t = p["transforms"][0]
+        print(p["rank"], t["l"], t["beta"], p["c"] or 0, t["chain"], p["label"].replace(" ", "_"))
+        break
+else:
+    sys.exit("no residue or single-transform plan in " + sys.argv[1])
+EOF
+)
+read -r rank pl beta c chain label <<<"$plan"
+echo "plan rank $rank: ${label//_/ } (l = $pl, beta = $beta, c = $c, chain $chain)" >&2
+"$bin/search" export --m 32 --l "$pl" --beta "$beta" --c "$c" --n "$n" --chain "$chain" \
+  --out "$out/export"
+
+step 5/6 "host: hqc-verify kat --params $out/export/params.json"
+"$bin/hqc-verify" kat --params "$out/export/params.json" | tee "$out/kat.txt" | tail -n 4
+
+board_line="skipped (--no-board)"
+if [ "$board" = auto ]; then
+  if command -v arm-none-eabi-gcc >/dev/null 2>&1 && command -v qemu-system-arm >/dev/null 2>&1; then
+    step 6/6 "board: hqc-verify board --params $out/export/params.json --count 1"
+    "$bin/hqc-verify" board --params "$out/export/params.json" --count 1 --out "$out/board.txt"
+    sed -n '/beside published board cycles/,/^$/p' "$out/board.txt" >&2
+    board_line="$out/board.txt"
+  else
+    step 6/6 "board: skipped (no arm-none-eabi-gcc or qemu-system-arm: scripts/install-board-deps.sh installs them)"
+    board_line="skipped (toolchain not installed)"
+  fi
 fi
-exec "${CARGO_TARGET_DIR:-target}/release/search" modulus --m 32 --l 10 --beta 0x00103674 "$@"
+
+cat >&2 <<EOF
+
+== done in $(( $(date +%s) - t0 )) s: HQC-$level, plan rank $rank (${label//_/ }, beta $beta), all in $out/
+  moduli.json     the exhaustive scan of l = $l
+  crt.json        the ranked CRT plans (estimated Cortex-M4 cycles, with the model's error)
+  *.svg           histogram.svg, cost.svg, breakdown.svg
+  export/         the firmware export (params.json, headers, Thumb-2 routines): docs/firmware-layout.md
+  kat.txt         host KATs with the exported multiplier
+  board           $board_line
+EOF

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's Slurm job-array recipe on a real one-node Slurm cluster.
+# The Slurm job-array recipe of docs/cluster.md on a real one-node Slurm cluster.
 #
 # Installs Debian's slurm-wlm and munge (apt) if missing, starts munged, slurmctld and slurmd on
 # localhost with their own configuration, state and sockets in a temporary directory, submits
@@ -132,11 +132,11 @@ sinfo >&2
 
 # --- 4. the recipe: a job array of shards, then a dependent merge --------------------------------
 cd "$T/work"
-# joint-shard.sbatch is the README's block after its "joint-shard.sbatch" marker (one source)
+# joint-shard.sbatch is docs/cluster.md's block after its "joint-shard.sbatch" marker (one source)
 awk '/^<!-- joint-shard.sbatch:/ {m=1; next} m && /^```sh$/ {on=1; next} on && /^```$/ {exit} on {print}' \
-  "$ROOT/README.md" >joint-shard.sbatch
+  "$ROOT/docs/cluster.md" >joint-shard.sbatch
 grep -q '^exec "\$SEARCH" moduli' joint-shard.sbatch \
-  || die "README.md has no joint-shard.sbatch block after its marker"
+  || die "docs/cluster.md has no joint-shard.sbatch block after its marker"
 export SEARCH
 ARRAY="$(sbatch --parsable --export=ALL --array=0-$((SHARDS - 1)) joint-shard.sbatch "$SHARDS" "${SPACE[@]}")"
 MERGE="$(sbatch --parsable --export=ALL --dependency=afterok:"$ARRAY" --job-name=joint-merge \

@@ -4,7 +4,7 @@
 # the notebooks. Then runs every test of the workspace, the board KEM host check, the copy check
 # (host KATs and one board run from a copy of the repository in a temporary folder, with no folder
 # outside it and HQC_KAT_DIR unset: scripts/copy-check.sh), the Slurm check (scripts/slurm-check.sh:
-# a real one-node cluster runs the README's job-array recipe) and the notebooks. No official KAT file
+# a real one-node cluster runs docs/cluster.md's job-array recipe) and the notebooks. No official KAT file
 # is needed (docs/kat.md).
 # Used by CI (.ci/run) and by newcomers: ./scripts/test.sh
 set -euo pipefail

@@ -6,7 +6,11 @@
 //! 2. every `docs/NAME.md` cited anywhere, and every relative `NAME.md` link inside `docs/`,
 //!    names a file that exists;
 //! 3. the exported headers (`results/export/**.h`) and the firmware sources and headers under
-//!    `hqc-verify/board/` (`.h`, `.c`, `.S`, `.s`) are ASCII.
+//!    `hqc-verify/board/` (`.h`, `.c`, `.S`, `.s`) are ASCII;
+//! 4. the project speaks in its own words: no tracked file names an internal work stage or a
+//!    tracker item (a numbered session, sprint, milestone, stage or issue); a figure is dated
+//!    and names its commit and command instead;
+//! 5. README.md is written for users: at most 160 lines, none over 200 characters.
 //!
 //! Tracked files come from `git ls-files` at the repository root (`CARGO_MANIFEST_DIR/..`); in a
 //! copy without `.git` the test walks the folder instead (skipping `target/`, `build/` and hidden
@@ -261,6 +265,87 @@ fn repository_is_self_contained() {
     );
 }
 
+/// Words that, followed by a number (`session 12`, `session-8`, `issue #13`, `stage 2`), name an
+/// internal work stage or a tracker item. Assembled so that this file does not hold them.
+fn stage_words() -> Vec<String> {
+    vec![
+        ["ses", "sion"].concat(),
+        ["spr", "int"].concat(),
+        ["mile", "stone"].concat(),
+        ["is", "sue"].concat(),
+        ["sta", "ge"].concat(),
+    ]
+}
+
+/// The first work-stage name in `line`: one of [`stage_words`] (also plural), at a word start,
+/// then an optional space or hyphen, an optional `#`, and a digit.
+fn stage_name(line: &str) -> Option<String> {
+    let lower = line.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    for w in stage_words() {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(&w) {
+            let at = from + i;
+            from = at + w.len();
+            if at > 0 && b[at - 1].is_ascii_alphanumeric() {
+                continue;
+            }
+            let mut j = at + w.len();
+            if b.get(j) == Some(&b's') {
+                j += 1;
+            }
+            if matches!(b.get(j), Some(b' ' | b'-')) {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'#') {
+                j += 1;
+            }
+            if b.get(j).is_some_and(u8::is_ascii_digit) {
+                return Some(line[at..(j + 1).min(line.len())].to_string());
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_work_stage_names_and_a_readme_for_users() {
+    let root = repo_root();
+    let mut problems = Vec::new();
+    for rel in tracked_files(&root) {
+        if rel == THIS_FILE {
+            continue;
+        }
+        let Some(text) = read_text(&root.join(&rel)) else {
+            continue;
+        };
+        for (no, line) in text.lines().enumerate() {
+            if let Some(hit) = stage_name(line) {
+                problems.push(format!(
+                    "{rel}:{}: names a work stage ({hit}): date the figure and name its commit",
+                    no + 1
+                ));
+            }
+        }
+    }
+    match read_text(&root.join("README.md")) {
+        Some(readme) => {
+            let lines = readme.lines().count();
+            if lines > 160 {
+                problems.push(format!("README.md: {lines} lines (at most 160)"));
+            }
+            for (no, line) in readme.lines().enumerate() {
+                let n = line.chars().count();
+                if n > 200 {
+                    problems.push(format!("README.md:{}: {n} characters (at most 200)", no + 1));
+                }
+            }
+        }
+        None => problems.push("README.md: missing or not UTF-8 text".into()),
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_checks_can_fail() {
     // The matchers themselves, on made-up lines.
@@ -284,4 +369,12 @@ fn the_checks_can_fail() {
     assert!(!must_be_ascii("results/export/hqc1-published/params.json"));
     let math = ["fafft", "-math"].concat();
     assert!(outside_patterns().iter().any(|(p, _)| *p == math));
+    let ses = ["Ses", "sion"].concat();
+    assert_eq!(stage_name(&format!("({ses} 12, x)")), Some(format!("{ses} 1")));
+    assert!(stage_name(&format!("the {}-8 run", ses.to_lowercase())).is_some());
+    assert!(stage_name(&format!("{}s 3", ses.to_lowercase())).is_some());
+    assert!(stage_name(&format!("{} #13", ["is", "sue"].concat())).is_some());
+    assert!(stage_name(&format!("{} 2 done", ["Sta", "ge"].concat())).is_some());
+    assert!(stage_name("the next session, two stages, backstage 2").is_none());
+    assert!(stage_name("round 4, step 1, v5.0.0").is_none());
 }

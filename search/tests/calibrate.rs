@@ -237,7 +237,7 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Two `--crt` reports whose plans share rank names (`crt-35851-rank-R` of the session-8 run and
+/// Two `--crt` reports whose plans share rank names (`crt-35851-rank-R` of the run of b7ab3be (2026-12-03) and
 /// of the v6 run) but are other exports: the later rows are named after their report
 /// (`crt-35851-v6-rank-R`), so every row keeps its own name.
 #[test]

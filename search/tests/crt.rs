@@ -378,7 +378,7 @@ fn bounds(component: &str) -> (f64, f64) {
 #[test]
 fn calibrated_model_fits_the_committed_board_table() {
     let t = committed_table();
-    // Every level is measured with at least 5 distinct β (issue #13 part 3); every firmware
+    // Every level is measured with at least 5 distinct β; every firmware
     // check and every KAT entry run passed; every row carries its export's routine cycles.
     for (level, min) in [
         ("HQC-1", MIN_BETAS[0]),

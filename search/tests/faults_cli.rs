@@ -1,4 +1,4 @@
-//! Faults a new user hit (issue 10, section 4), one test each: special files and symlinks as
+//! Faults a new user hit, one test each: special files and symlinks as
 //! `--out`, partial inputs, non-finite ratios, huge numbers, checkpoints, late failures, merge of
 //! an inconsistent part, one vocabulary (`--json`, `--out`, one β parser).
 

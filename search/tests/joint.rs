@@ -375,7 +375,7 @@ fn joint_objective_of_the_measured_configurations_is_within_the_bounds_of_the_bo
     }
 }
 
-/// The space uses the 64 lightest orbits; preparing it checks that the model's XOR
+/// The whole HQC-1 joint space (docs/joint-search.md) uses the 64 lightest orbits; preparing it checks that the model's XOR
 /// coefficients agree for every orbit (up to rounding: they are differences of totals that
 /// include the orbit's reconstruction). Exact f64 equality failed here for model v3.
 #[test]

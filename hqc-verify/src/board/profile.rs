@@ -546,9 +546,8 @@ fn add_host(fp: &mut FlavourProfile, host: &crate::profile::LevelProfile) {
 
 /// The default Reed-Solomon decoder of the board at `level`: the one with fewer Decaps
 /// instructions on the board (docs/board.md §14; `bench.sh` on the plain and `FEATURES=eea`
-/// builds of the committed exports, flavour 2026-02, KAT entry 0). EEA is the faster at every
-/// level: Decaps 5,785,578 vs 5,794,706 (HQC-1), 13,476,251 vs 13,495,751 (HQC-3),
-/// 20,684,784 vs 20,738,007 (HQC-5) instructions (EEA vs Berlekamp-Massey).
+/// builds of the committed exports, flavour 2026-02, KAT entry 0). EEA was the faster at every
+/// level when measured (docs/board.md §14 gives the figures with their date and command).
 pub fn default_decoder(level: Level) -> Decoder {
     match level {
         Level::Hqc1 | Level::Hqc3 | Level::Hqc5 => Decoder::Eea,
