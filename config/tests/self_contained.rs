@@ -337,7 +337,10 @@ fn no_work_stage_names_and_a_readme_for_users() {
             for (no, line) in readme.lines().enumerate() {
                 let n = line.chars().count();
                 if n > 200 {
-                    problems.push(format!("README.md:{}: {n} characters (at most 200)", no + 1));
+                    problems.push(format!(
+                        "README.md:{}: {n} characters (at most 200)",
+                        no + 1
+                    ));
                 }
             }
         }
@@ -370,7 +373,10 @@ fn the_checks_can_fail() {
     let math = ["fafft", "-math"].concat();
     assert!(outside_patterns().iter().any(|(p, _)| *p == math));
     let ses = ["Ses", "sion"].concat();
-    assert_eq!(stage_name(&format!("({ses} 12, x)")), Some(format!("{ses} 1")));
+    assert_eq!(
+        stage_name(&format!("({ses} 12, x)")),
+        Some(format!("{ses} 1"))
+    );
     assert!(stage_name(&format!("the {}-8 run", ses.to_lowercase())).is_some());
     assert!(stage_name(&format!("{}s 3", ses.to_lowercase())).is_some());
     assert!(stage_name(&format!("{} #13", ["is", "sue"].concat())).is_some());

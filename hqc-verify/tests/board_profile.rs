@@ -130,6 +130,7 @@ fn hqc1_profile_adds_up() {
         "regions",
         "instructions",
         "cycles",
+        "cpi",
         "share_instructions",
         "share_cycles",
         "host_us",
@@ -151,6 +152,9 @@ fn hqc1_profile_adds_up() {
     }
     let svg = profile::render_svg(&r);
     assert!(svg.starts_with("<svg") && svg.is_ascii());
+    // the cycles panel: our operations beside both published anchors, named with the estimator
+    assert!(svg.contains("A: 2026/739") && svg.contains("B: Jang best"));
+    assert!(svg.contains(&format!("estimated cycles ({}", r.timing.version)));
 }
 
 #[test]

@@ -49,6 +49,7 @@ pub mod kem;
 pub mod model;
 pub mod params;
 pub mod profile;
+pub mod profile_svg;
 pub mod published;
 pub mod render;
 pub mod report;

@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -827,135 +827,7 @@ pub fn render_text(r: &ProfileReport) -> String {
     s
 }
 
-// ----- plot ---------------------------------------------------------------------------------
-
-/// Fill colours of the components, then `other` (ASCII hex).
-const COLOURS: [&str; Component::COUNT + 1] = [
-    "#4e79a7", "#f28e2b", "#ffbe7d", "#59a14f", "#8cd17d", "#b6992d", "#f1ce63", "#499894",
-    "#86bcb6", "#e15759", "#ff9d9a", "#d37295", "#bab0ac",
-];
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// A stacked-bar plot (SVG) of the profile: for each flavour and operation, one bar of board
-/// instructions, one of estimated cycles and one of host time, each split into the
-/// components' shares.
-pub fn render_svg(r: &ProfileReport) -> String {
-    let bars: Vec<(String, Vec<f64>)> = r
-        .flavours
-        .iter()
-        .flat_map(|fp| {
-            fp.operations.iter().flat_map(move |op| {
-                let title = OPERATIONS
-                    .iter()
-                    .find(|(k, _)| *k == op.operation)
-                    .map(|(_, t)| *t)
-                    .unwrap_or("?");
-                let multi = r.flavours.len() > 1;
-                let head = if multi {
-                    format!("{title} {}", fp.flavour)
-                } else {
-                    title.to_string()
-                };
-                [
-                    (
-                        format!("{head}: instr"),
-                        op.components.iter().map(|c| c.share_instructions).collect(),
-                    ),
-                    (
-                        format!("{head}: cycles"),
-                        op.components.iter().map(|c| c.share_cycles).collect(),
-                    ),
-                    (
-                        format!("{head}: host"),
-                        op.components
-                            .iter()
-                            .map(|c| c.host_share.unwrap_or(0.0))
-                            .collect(),
-                    ),
-                ]
-            })
-        })
-        .collect();
-    let (left, top, bar_h, gap, width) = (150.0, 40.0, 16.0, 6.0, 600.0);
-    let plot_h = bars.len() as f64 * (bar_h + gap);
-    let legend_y = top + plot_h + 30.0;
-    let height = legend_y + 20.0 * ((Component::COUNT + 1) as f64 / 4.0).ceil() + 20.0;
-    let total_w = left + width + 30.0;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{total_w:.0}\" height=\"{height:.0}\" font-family=\"sans-serif\" font-size=\"11\">"
-    );
-    let _ = writeln!(
-        s,
-        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{left}\" y=\"20\" font-size=\"13\">{} board profile (decoder {}): share of each operation per component</text>",
-        esc(&r.level),
-        esc(&r.decoder)
-    );
-    for (i, (label, shares)) in bars.iter().enumerate() {
-        let y = top + i as f64 * (bar_h + gap);
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            left - 6.0,
-            y + bar_h - 4.0,
-            esc(label)
-        );
-        let mut x = left;
-        for (k, v) in shares.iter().enumerate() {
-            let w = v.max(0.0) * width;
-            if w > 0.0 {
-                let _ = writeln!(
-                    s,
-                    "<rect x=\"{x:.2}\" y=\"{y:.1}\" width=\"{w:.2}\" height=\"{bar_h}\" fill=\"{}\"/>",
-                    COLOURS[k.min(Component::COUNT)]
-                );
-            }
-            x += w;
-        }
-    }
-    for t in 0..=4 {
-        let x = left + width * t as f64 / 4.0;
-        let _ = writeln!(
-            s,
-            "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#888\" stroke-width=\"0.5\"/>\n<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}%</text>",
-            top - 4.0,
-            top + plot_h,
-            top + plot_h + 14.0,
-            25 * t
-        );
-    }
-    let names: Vec<&str> = Component::ALL
-        .iter()
-        .map(|c| c.label())
-        .chain(["other"])
-        .collect();
-    for (k, n) in names.iter().enumerate() {
-        let x = left + (k % 4) as f64 * 150.0;
-        let y = legend_y + (k / 4) as f64 * 20.0;
-        let _ = writeln!(
-            s,
-            "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            y - 10.0,
-            COLOURS[k],
-            x + 16.0,
-            y,
-            esc(n)
-        );
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-/// Writes the SVG plot to `path` (atomically).
-pub fn write_svg(r: &ProfileReport, path: &PathBuf) -> Result<(), crate::kat::KatError> {
-    crate::kat::write_atomically(path, &render_svg(r))
-}
+pub use super::profile_svg::{render_svg, write_svg};
 
 #[cfg(test)]
 mod tests {
