@@ -82,9 +82,10 @@ board_line="skipped (--no-board)"
 if [ "$board" = auto ]; then
   if command -v arm-none-eabi-gcc >/dev/null 2>&1 && command -v qemu-system-arm >/dev/null 2>&1; then
     step 6/6 "board: hqc-verify board --params $out/export/params.json --count 1"
-    "$bin/hqc-verify" board --params "$out/export/params.json" --count 1 --out "$out/board.txt"
+    "$bin/hqc-verify" board --params "$out/export/params.json" --count 1 --out "$out/board.json" \
+      >"$out/board.txt"
     sed -n '/beside published board cycles/,/^$/p' "$out/board.txt" >&2
-    board_line="$out/board.txt"
+    board_line="$out/board.txt (report), $out/board.json (JSON)"
   else
     step 6/6 "board: skipped (no arm-none-eabi-gcc or qemu-system-arm: scripts/install-board-deps.sh installs them)"
     board_line="skipped (toolchain not installed)"
