@@ -1095,50 +1095,12 @@ void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words
    terms per output position, and positions of one class are 4 apart, so no carry reaches the
    next position of the same class; keep class (i+j) mod 4 of each product. */
 #if defined(__arm__) && !defined(HOST_BUILD)
-/* Thumb-2 version of the same computation: 8 splits, 16 UMULL, 24 EOR, 8 masks, 6 ORR, no
-   spills (62 instructions + push/pop).  AAPCS: a in r0, b in r1, result lo/hi in r0/r1. */
-__attribute__((naked, noinline)) static uint64_t clmul32_asm(uint32_t a __attribute__((unused)), uint32_t b __attribute__((unused)))
-{
-    __asm__ volatile(
-        "push {r4-r11, lr}\n\t"
-        "and r2, r0, #0x11111111\n\t"
-        "and r3, r0, #0x22222222\n\t"
-        "and r4, r0, #0x44444444\n\t"
-        "and r5, r0, #0x88888888\n\t"
-        "and r6, r1, #0x11111111\n\t"
-        "and r7, r1, #0x22222222\n\t"
-        "and r8, r1, #0x44444444\n\t"
-        "and r9, r1, #0x88888888\n\t"
-        /* class 0: a0b0 a1b3 a2b2 a3b1 */
-        "umull r10, r11, r2, r6\n\t"
-        "umull r12, lr, r3, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r0, r10, #0x11111111\n\t" "and r1, r11, #0x11111111\n\t"
-        /* class 1: a0b1 a1b0 a2b3 a3b2 */
-        "umull r10, r11, r2, r7\n\t"
-        "umull r12, lr, r3, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r10, r10, #0x22222222\n\t" "and r11, r11, #0x22222222\n\t"
-        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
-        /* class 2: a0b2 a1b1 a2b0 a3b3 */
-        "umull r10, r11, r2, r8\n\t"
-        "umull r12, lr, r3, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r10, r10, #0x44444444\n\t" "and r11, r11, #0x44444444\n\t"
-        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
-        /* class 3: a0b3 a1b2 a2b1 a3b0 */
-        "umull r10, r11, r2, r9\n\t"
-        "umull r12, lr, r3, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r10, r10, #0x88888888\n\t" "and r11, r11, #0x88888888\n\t"
-        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
-        "pop {r4-r11, pc}\n\t");
-}
-#define clmul32(a, b) clmul32_asm((a), (b))
+/* Thumb-2 version of the same computation and the 2-word Karatsuba leaf: clmul_m4.S */
+uint64_t clmul32_m4(uint32_t a, uint32_t b);
+void clmul_kara2_m4(uint32_t r[4], const uint32_t a[2], const uint32_t b[2]);
+void kara_combine_m4(uint32_t *r, const uint32_t *m, uint32_t h);
+#define clmul32(a, b) clmul32_m4((a), (b))
+#define CLMUL_KARA2_M4 1
 #else
 static inline uint64_t clmul32(uint32_t a, uint32_t b)
 {
@@ -1214,12 +1176,16 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
         return;
     }
     if (n == 2) {   /* 3 word products */
+#ifdef CLMUL_KARA2_M4
+        clmul_kara2_m4(r, a, b);
+#else
         uint64_t p0 = clmul32(a[0], b[0]), p1 = clmul32(a[1], b[1]);
         uint64_t pm = clmul32(a[0] ^ a[1], b[0] ^ b[1]) ^ p0 ^ p1;
         r[0] = (uint32_t)p0;
         r[1] = (uint32_t)(p0 >> 32) ^ (uint32_t)pm;
         r[2] = (uint32_t)(pm >> 32) ^ (uint32_t)p1;
         r[3] = (uint32_t)(p1 >> 32);
+#endif
         return;
     }
     if (n < 3 || (n & 1)) {
@@ -1235,6 +1201,12 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
     kara_full(m, as, bs, h, next);
     kara_full(r, a, b, h, next);
     kara_full(r + n, a + h, b + h, h, next);
+#ifdef CLMUL_KARA2_M4
+    if (!(h & 1)) {
+        kara_combine_m4(r, m, h);
+        return;
+    }
+#endif
     xor_into(m, r, n);
     xor_into(m, r + n, n);
     xor_into(r + h, m, n);
