@@ -1198,6 +1198,15 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
         as[i] = a[i] ^ a[h + i];
         bs[i] = b[i] ^ b[h + i];
     }
+#ifdef CLMUL_KARA2_M4
+    if (h == 2) {   /* the three leaves directly (no dispatch through kara_full) */
+        clmul_kara2_m4(m, as, bs);
+        clmul_kara2_m4(r, a, b);
+        clmul_kara2_m4(r + n, a + h, b + h);
+        kara_combine_m4(r, m, h);
+        return;
+    }
+#endif
     kara_full(m, as, bs, h, next);
     kara_full(r, a, b, h, next);
     kara_full(r + n, a + h, b + h, h, next);
