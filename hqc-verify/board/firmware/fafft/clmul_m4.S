@@ -172,3 +172,61 @@ kara_combine_m4:
     bne 1b
     pop {r4-r11, pc}
     .size kara_combine_m4, . - kara_combine_m4
+
+/* void clmul_kara4_m4(uint32_t r[8], const uint32_t a[4], const uint32_t b[4]): r = a * b
+   (4 x 4 words), one Karatsuba level over clmul_kara2_m4: m = (a0 + a1)(b0 + b1) on the stack,
+   r = (a0 b0, a1 b1), then the recombination of kara_combine_m4 for h = 2 inline
+   (t = M1 + H1, M1 = m0 + L + t, H1 = m1 + H2 + t). Frame: [sp] a0 + a1, [sp+8] b0 + b1,
+   [sp+16] m. */
+    .global clmul_kara4_m4
+    .type clmul_kara4_m4, %function
+    .thumb_func
+clmul_kara4_m4:
+    push {r4-r7, lr}
+    sub sp, sp, #32
+    mov r4, r0
+    mov r5, r1
+    mov r6, r2
+    ldrd r0, r1, [r5]
+    ldrd r2, r3, [r5, #8]
+    eor r0, r0, r2
+    eor r1, r1, r3
+    strd r0, r1, [sp]
+    ldrd r0, r1, [r6]
+    ldrd r2, r3, [r6, #8]
+    eor r0, r0, r2
+    eor r1, r1, r3
+    strd r0, r1, [sp, #8]
+    add r0, sp, #16
+    mov r1, sp
+    add r2, sp, #8
+    bl clmul_kara2_m4           /* m */
+    mov r0, r4
+    mov r1, r5
+    mov r2, r6
+    bl clmul_kara2_m4           /* a0 b0 -> r[0..4) */
+    add r0, r4, #16
+    add r1, r5, #8
+    add r2, r6, #8
+    bl clmul_kara2_m4           /* a1 b1 -> r[4..8) */
+    ldrd r0, r1, [r4, #8]       /* M1 */
+    ldrd r2, r3, [r4, #16]      /* H1 */
+    eor r0, r0, r2
+    eor r1, r1, r3              /* t */
+    ldrd r2, r3, [r4]           /* L */
+    ldrd r5, r6, [sp, #16]      /* m0 */
+    eor r2, r2, r0
+    eor r3, r3, r1
+    eor r2, r2, r5
+    eor r3, r3, r6
+    strd r2, r3, [r4, #8]
+    ldrd r2, r3, [r4, #24]      /* H2 */
+    ldrd r5, r6, [sp, #24]      /* m1 */
+    eor r2, r2, r0
+    eor r3, r3, r1
+    eor r2, r2, r5
+    eor r3, r3, r6
+    strd r2, r3, [r4, #16]
+    add sp, sp, #32
+    pop {r4-r7, pc}
+    .size clmul_kara4_m4, . - clmul_kara4_m4

@@ -1098,6 +1098,7 @@ void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words
 /* Thumb-2 version of the same computation and the 2-word Karatsuba leaf: clmul_m4.S */
 uint64_t clmul32_m4(uint32_t a, uint32_t b);
 void clmul_kara2_m4(uint32_t r[4], const uint32_t a[2], const uint32_t b[2]);
+void clmul_kara4_m4(uint32_t r[8], const uint32_t a[4], const uint32_t b[4]);
 void kara_combine_m4(uint32_t *r, const uint32_t *m, uint32_t h);
 #define clmul32(a, b) clmul32_m4((a), (b))
 #define CLMUL_KARA2_M4 1
@@ -1175,6 +1176,12 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
         kara3(r, a, b);
         return;
     }
+#ifdef CLMUL_KARA2_M4
+    if (n == 4) {
+        clmul_kara4_m4(r, a, b);
+        return;
+    }
+#endif
     if (n == 2) {   /* 3 word products */
 #ifdef CLMUL_KARA2_M4
         clmul_kara2_m4(r, a, b);
@@ -1199,10 +1206,10 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
         bs[i] = b[i] ^ b[h + i];
     }
 #ifdef CLMUL_KARA2_M4
-    if (h == 2) {   /* the three leaves directly (no dispatch through kara_full) */
-        clmul_kara2_m4(m, as, bs);
-        clmul_kara2_m4(r, a, b);
-        clmul_kara2_m4(r + n, a + h, b + h);
+    if (h == 4) {   /* the three leaves directly (no dispatch through kara_full) */
+        clmul_kara4_m4(m, as, bs);
+        clmul_kara4_m4(r, a, b);
+        clmul_kara4_m4(r + n, a + h, b + h);
         kara_combine_m4(r, m, h);
         return;
     }
