@@ -90,18 +90,9 @@ clmul32_m4:
     pop {r4-r11, pc}
     .size clmul32_m4, . - clmul32_m4
 
-/* void clmul_kara2_m4(uint32_t r[4], const uint32_t a[2], const uint32_t b[2]):
-   r = a * b (2 x 2 words) by Karatsuba, three CLMUL32 in one frame:
-   p0 = a0 b0, p1 = a1 b1, pm = (a0 + a1)(b0 + b1);
-   r = p0 + x^32 (pm + p0 + p1) + x^64 p1, with mid = p0.hi + p1.lo:
-   r0 = p0.lo, r1 = pm.lo + p0.lo + mid, r2 = pm.hi + p1.hi + mid, r3 = p1.hi.
-   Stack frame: [sp] = r, [sp+4] a1, [sp+8] b1, [sp+12] a0 + a1, [sp+16] b0 + b1. */
-    .global clmul_kara2_m4
-    .type clmul_kara2_m4, %function
-    .thumb_func
-clmul_kara2_m4:
-    push {r4-r11, lr}
-    sub sp, sp, #20
+/* KARA2: the body of clmul_kara2_m4: r0 = r, r1 = a, r2 = b, a 20-byte scratch frame at sp;
+   clobbers r0-r12, lr */
+.macro KARA2
     ldrd r4, r5, [r1]
     ldrd r6, r7, [r2]
     str r0, [sp]
@@ -128,6 +119,21 @@ clmul_kara2_m4:
     eor r1, r1, r6
     eor r1, r1, r7
     strd r0, r1, [r2, #4]
+.endm
+
+/* void clmul_kara2_m4(uint32_t r[4], const uint32_t a[2], const uint32_t b[2]):
+   r = a * b (2 x 2 words) by Karatsuba, three CLMUL32 in one frame:
+   p0 = a0 b0, p1 = a1 b1, pm = (a0 + a1)(b0 + b1);
+   r = p0 + x^32 (pm + p0 + p1) + x^64 p1, with mid = p0.hi + p1.lo:
+   r0 = p0.lo, r1 = pm.lo + p0.lo + mid, r2 = pm.hi + p1.hi + mid, r3 = p1.hi.
+   Stack frame: [sp] = r, [sp+4] a1, [sp+8] b1, [sp+12] a0 + a1, [sp+16] b0 + b1. */
+    .global clmul_kara2_m4
+    .type clmul_kara2_m4, %function
+    .thumb_func
+clmul_kara2_m4:
+    push {r4-r11, lr}
+    sub sp, sp, #20
+    KARA2
     add sp, sp, #20
     pop {r4-r11, pc}
     .size clmul_kara2_m4, . - clmul_kara2_m4
@@ -174,59 +180,60 @@ kara_combine_m4:
     .size kara_combine_m4, . - kara_combine_m4
 
 /* void clmul_kara4_m4(uint32_t r[8], const uint32_t a[4], const uint32_t b[4]): r = a * b
-   (4 x 4 words), one Karatsuba level over clmul_kara2_m4: m = (a0 + a1)(b0 + b1) on the stack,
-   r = (a0 b0, a1 b1), then the recombination of kara_combine_m4 for h = 2 inline
-   (t = M1 + H1, M1 = m0 + L + t, H1 = m1 + H2 + t). Frame: [sp] a0 + a1, [sp+8] b0 + b1,
-   [sp+16] m. */
+   (4 x 4 words), one Karatsuba level over three inline KARA2 bodies (one frame, no calls):
+   m = (a0 + a1)(b0 + b1), r = (a0 b0, a1 b1), then the recombination of kara_combine_m4 for
+   h = 2 (t = M1 + H1, M1 = m0 + L + t, H1 = m1 + H2 + t). Frame: [sp] KARA2 scratch (20 bytes),
+   [sp+20] r, [sp+24] a, [sp+28] b, [sp+32] a0 + a1, [sp+40] b0 + b1, [sp+48] m. */
     .global clmul_kara4_m4
     .type clmul_kara4_m4, %function
     .thumb_func
 clmul_kara4_m4:
-    push {r4-r7, lr}
-    sub sp, sp, #32
-    mov r4, r0
-    mov r5, r1
-    mov r6, r2
-    ldrd r0, r1, [r5]
-    ldrd r2, r3, [r5, #8]
-    eor r0, r0, r2
-    eor r1, r1, r3
-    strd r0, r1, [sp]
-    ldrd r0, r1, [r6]
-    ldrd r2, r3, [r6, #8]
-    eor r0, r0, r2
-    eor r1, r1, r3
-    strd r0, r1, [sp, #8]
-    add r0, sp, #16
-    mov r1, sp
-    add r2, sp, #8
-    bl clmul_kara2_m4           /* m */
-    mov r0, r4
-    mov r1, r5
-    mov r2, r6
-    bl clmul_kara2_m4           /* a0 b0 -> r[0..4) */
-    add r0, r4, #16
-    add r1, r5, #8
-    add r2, r6, #8
-    bl clmul_kara2_m4           /* a1 b1 -> r[4..8) */
+    push {r4-r11, lr}
+    sub sp, sp, #64
+    add r3, sp, #20
+    stm r3, {r0, r1, r2}
+    ldrd r4, r5, [r1]
+    ldrd r6, r7, [r1, #8]
+    eor r4, r4, r6
+    eor r5, r5, r7
+    strd r4, r5, [sp, #32]
+    ldrd r4, r5, [r2]
+    ldrd r6, r7, [r2, #8]
+    eor r4, r4, r6
+    eor r5, r5, r7
+    strd r4, r5, [sp, #40]
+    add r0, sp, #48
+    add r1, sp, #32
+    add r2, sp, #40
+    KARA2                       /* m */
+    add r3, sp, #20
+    ldm r3, {r0, r1, r2}
+    KARA2                       /* a0 b0 -> r[0..4) */
+    add r3, sp, #20
+    ldm r3, {r0, r1, r2}
+    add r0, r0, #16
+    add r1, r1, #8
+    add r2, r2, #8
+    KARA2                       /* a1 b1 -> r[4..8) */
+    ldr r4, [sp, #20]
     ldrd r0, r1, [r4, #8]       /* M1 */
     ldrd r2, r3, [r4, #16]      /* H1 */
     eor r0, r0, r2
     eor r1, r1, r3              /* t */
     ldrd r2, r3, [r4]           /* L */
-    ldrd r5, r6, [sp, #16]      /* m0 */
+    ldrd r5, r6, [sp, #48]      /* m0 */
     eor r2, r2, r0
     eor r3, r3, r1
     eor r2, r2, r5
     eor r3, r3, r6
     strd r2, r3, [r4, #8]
     ldrd r2, r3, [r4, #24]      /* H2 */
-    ldrd r5, r6, [sp, #24]      /* m1 */
+    ldrd r5, r6, [sp, #56]      /* m1 */
     eor r2, r2, r0
     eor r3, r3, r1
     eor r2, r2, r5
     eor r3, r3, r6
     strd r2, r3, [r4, #16]
-    add sp, sp, #32
-    pop {r4-r7, pc}
+    add sp, sp, #64
+    pop {r4-r11, pc}
     .size clmul_kara4_m4, . - clmul_kara4_m4
