@@ -1370,6 +1370,25 @@ void crt_solve_u(uint32_t *u, const uint32_t *t)
 
 /* h = cM + M u for the words >= c/32 only; below, cM + M u = cR (mod x^c) by the choice of u,
    so h[0..c/32) = cR is written directly. h[0..FAFFT_WORDS) holds cM, the rest is zero. */
+#if defined(__arm__) && !defined(HOST_BUILD) && CRT_WORDS % 4 == 0
+/* wordxor_m4.S */
+void shl_words_m4(uint32_t *dst, const uint32_t *src, uint32_t n, uint32_t r);
+void xor3_into_m4(uint32_t *const d[3], const uint32_t *s, uint32_t n);
+#define CRT_WORDXOR_M4 1
+#endif
+
+/* sh[0..CRT_WORDS] = u * x^r, 0 < r < 32 */
+static inline void crt_shift(uint32_t *sh, const uint32_t *u, unsigned r)
+{
+#ifdef CRT_WORDXOR_M4
+    shl_words_m4(sh, u, CRT_WORDS, r);
+#else
+    sh[0] = u[0] << r;
+    for (unsigned i = 1; i < CRT_WORDS; i++) sh[i] = (u[i] << r) | (u[i - 1] >> (32 - r));
+    sh[CRT_WORDS] = u[CRT_WORDS - 1] >> (32 - r);
+#endif
+}
+
 void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr)
 {
     uint32_t sh[CRT_WORDS + 1];
@@ -1379,13 +1398,30 @@ void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr)
         const uint32_t *src = u;
         unsigned len = CRT_WORDS;
         if (r) {
-            sh[0] = u[0] << r;
-            for (unsigned i = 1; i < CRT_WORDS; i++) sh[i] = (u[i] << r) | (u[i - 1] >> (32 - r));
-            sh[CRT_WORDS] = u[CRT_WORDS - 1] >> (32 - r);
+            crt_shift(sh, u, r);
             src = sh;
             len = CRT_WORDS + 1;
         }
-        for (unsigned o = o0; o < o1; o++) {
+        unsigned o = o0;
+#ifdef CRT_WORDXOR_M4
+        /* terms with no clipped words (a >= c/32), three at a time: each source block is
+           loaded once (the public exponents decide the grouping) */
+        uint32_t *d3[3];
+        unsigned k = 0;
+        for (; o < o1; o++) {
+            unsigned a = minpoly_flat[o];
+            if (a < CRT_WORDS) break;   /* the rest (clipped, or after one) take the general loop */
+            d3[k++] = h + a;
+            if (k == 3) {
+                xor3_into_m4(d3, src, CRT_WORDS);
+                if (len > CRT_WORDS)
+                    for (unsigned q = 0; q < 3; q++) d3[q][CRT_WORDS] ^= src[CRT_WORDS];
+                k = 0;
+            }
+        }
+        for (unsigned q = 0; q < k; q++) xor_into(d3[q], src, len);
+#endif
+        for (; o < o1; o++) {
             unsigned a = minpoly_flat[o], j0 = a >= CRT_WORDS ? 0 : CRT_WORDS - a;
             if (j0 < len) xor_into(h + a + j0, src + j0, len - j0);
         }
