@@ -947,10 +947,20 @@ static inline __attribute__((always_inline)) void transpose32_strided(uint32_t *
     }
 }
 
+#if defined(__arm__) && !defined(HOST_BUILD)
+/* the same transposition in Thumb-2 (transpose_m4.S): PKHBT/PKHTB for level 16, no spills */
+void transpose32_m4(uint32_t *p, uint32_t count);
+#endif
+
 static void vals_transpose(fafft_vals_t *v)
 {
-    for (unsigned bh = 0; bh < NGS / 32; bh++)
+    for (unsigned bh = 0; bh < NGS / 32; bh++) {
+#if defined(__arm__) && !defined(HOST_BUILD)
+        transpose32_m4(&v->g[32 * bh][0], 32);
+#else
         for (unsigned k = 0; k < 32; k++) transpose32_strided(&v->g[32 * bh][k]);
+#endif
+    }
 }
 
 /* stage regions: btfy.low / ibtfy.low = layers 5..1 on the NGS stored groups (layout B) */
