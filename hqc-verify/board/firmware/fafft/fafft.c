@@ -963,6 +963,8 @@ static void vals_transpose(fafft_vals_t *v)
     }
 }
 
+void fafft_vals_transpose(fafft_vals_t *v) { vals_transpose(v); }
+
 /* stage regions: btfy.low / ibtfy.low = layers 5..1 on the NGS stored groups (layout B) */
 void fafft_btfy(fafft_vals_t *v)
 {
