@@ -1380,8 +1380,6 @@ void crt_solve_u(uint32_t *u, const uint32_t *t)
     memcpy(u, ue, CRT_WORDS * sizeof(uint32_t));
 }
 
-/* h = cM + M u for the words >= c/32 only; below, cM + M u = cR (mod x^c) by the choice of u,
-   so h[0..c/32) = cR is written directly. h[0..FAFFT_WORDS) holds cM, the rest is zero. */
 #if defined(__arm__) && !defined(HOST_BUILD) && CRT_WORDS % 4 == 0
 /* wordxor_m4.S */
 void shl_words_m4(uint32_t *dst, const uint32_t *src, uint32_t n, uint32_t r);
@@ -1401,6 +1399,8 @@ static inline void crt_shift(uint32_t *sh, const uint32_t *u, unsigned r)
 #endif
 }
 
+/* h = cM + M u for the words >= c/32 only; below, cM + M u = cR (mod x^c) by the choice of u,
+   so h[0..c/32) = cR is written directly. h[0..FAFFT_WORDS) holds cM, the rest is zero. */
 void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr)
 {
     uint32_t sh[CRT_WORDS + 1];
