@@ -947,11 +947,23 @@ static inline __attribute__((always_inline)) void transpose32_strided(uint32_t *
     }
 }
 
+#if defined(__arm__) && !defined(HOST_BUILD)
+/* the same transposition in Thumb-2 (transpose_m4.S): PKHBT/PKHTB for level 16, no spills */
+void transpose32_m4(uint32_t *p, uint32_t count);
+#endif
+
 static void vals_transpose(fafft_vals_t *v)
 {
-    for (unsigned bh = 0; bh < NGS / 32; bh++)
+    for (unsigned bh = 0; bh < NGS / 32; bh++) {
+#if defined(__arm__) && !defined(HOST_BUILD)
+        transpose32_m4(&v->g[32 * bh][0], 32);
+#else
         for (unsigned k = 0; k < 32; k++) transpose32_strided(&v->g[32 * bh][k]);
+#endif
+    }
 }
+
+void fafft_vals_transpose(fafft_vals_t *v) { vals_transpose(v); }
 
 /* stage regions: btfy.low / ibtfy.low = layers 5..1 on the NGS stored groups (layout B) */
 void fafft_btfy(fafft_vals_t *v)
@@ -1095,50 +1107,13 @@ void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words
    terms per output position, and positions of one class are 4 apart, so no carry reaches the
    next position of the same class; keep class (i+j) mod 4 of each product. */
 #if defined(__arm__) && !defined(HOST_BUILD)
-/* Thumb-2 version of the same computation: 8 splits, 16 UMULL, 24 EOR, 8 masks, 6 ORR, no
-   spills (62 instructions + push/pop).  AAPCS: a in r0, b in r1, result lo/hi in r0/r1. */
-__attribute__((naked, noinline)) static uint64_t clmul32_asm(uint32_t a __attribute__((unused)), uint32_t b __attribute__((unused)))
-{
-    __asm__ volatile(
-        "push {r4-r11, lr}\n\t"
-        "and r2, r0, #0x11111111\n\t"
-        "and r3, r0, #0x22222222\n\t"
-        "and r4, r0, #0x44444444\n\t"
-        "and r5, r0, #0x88888888\n\t"
-        "and r6, r1, #0x11111111\n\t"
-        "and r7, r1, #0x22222222\n\t"
-        "and r8, r1, #0x44444444\n\t"
-        "and r9, r1, #0x88888888\n\t"
-        /* class 0: a0b0 a1b3 a2b2 a3b1 */
-        "umull r10, r11, r2, r6\n\t"
-        "umull r12, lr, r3, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r0, r10, #0x11111111\n\t" "and r1, r11, #0x11111111\n\t"
-        /* class 1: a0b1 a1b0 a2b3 a3b2 */
-        "umull r10, r11, r2, r7\n\t"
-        "umull r12, lr, r3, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r10, r10, #0x22222222\n\t" "and r11, r11, #0x22222222\n\t"
-        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
-        /* class 2: a0b2 a1b1 a2b0 a3b3 */
-        "umull r10, r11, r2, r8\n\t"
-        "umull r12, lr, r3, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r9\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r10, r10, #0x44444444\n\t" "and r11, r11, #0x44444444\n\t"
-        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
-        /* class 3: a0b3 a1b2 a2b1 a3b0 */
-        "umull r10, r11, r2, r9\n\t"
-        "umull r12, lr, r3, r8\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r4, r7\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "umull r12, lr, r5, r6\n\t" "eor r10, r10, r12\n\t" "eor r11, r11, lr\n\t"
-        "and r10, r10, #0x88888888\n\t" "and r11, r11, #0x88888888\n\t"
-        "orr r0, r0, r10\n\t" "orr r1, r1, r11\n\t"
-        "pop {r4-r11, pc}\n\t");
-}
-#define clmul32(a, b) clmul32_asm((a), (b))
+/* Thumb-2 version of the same computation and the 2-word Karatsuba leaf: clmul_m4.S */
+uint64_t clmul32_m4(uint32_t a, uint32_t b);
+void clmul_kara2_m4(uint32_t r[4], const uint32_t a[2], const uint32_t b[2]);
+void clmul_kara4_m4(uint32_t r[8], const uint32_t a[4], const uint32_t b[4]);
+void kara_combine_m4(uint32_t *r, const uint32_t *m, uint32_t h);
+#define clmul32(a, b) clmul32_m4((a), (b))
+#define CLMUL_KARA2_M4 1
 #else
 static inline uint64_t clmul32(uint32_t a, uint32_t b)
 {
@@ -1213,13 +1188,23 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
         kara3(r, a, b);
         return;
     }
+#ifdef CLMUL_KARA2_M4
+    if (n == 4) {
+        clmul_kara4_m4(r, a, b);
+        return;
+    }
+#endif
     if (n == 2) {   /* 3 word products */
+#ifdef CLMUL_KARA2_M4
+        clmul_kara2_m4(r, a, b);
+#else
         uint64_t p0 = clmul32(a[0], b[0]), p1 = clmul32(a[1], b[1]);
         uint64_t pm = clmul32(a[0] ^ a[1], b[0] ^ b[1]) ^ p0 ^ p1;
         r[0] = (uint32_t)p0;
         r[1] = (uint32_t)(p0 >> 32) ^ (uint32_t)pm;
         r[2] = (uint32_t)(pm >> 32) ^ (uint32_t)p1;
         r[3] = (uint32_t)(p1 >> 32);
+#endif
         return;
     }
     if (n < 3 || (n & 1)) {
@@ -1232,9 +1217,24 @@ static void kara_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigne
         as[i] = a[i] ^ a[h + i];
         bs[i] = b[i] ^ b[h + i];
     }
+#ifdef CLMUL_KARA2_M4
+    if (h == 4) {   /* the three leaves directly (no dispatch through kara_full) */
+        clmul_kara4_m4(m, as, bs);
+        clmul_kara4_m4(r, a, b);
+        clmul_kara4_m4(r + n, a + h, b + h);
+        kara_combine_m4(r, m, h);
+        return;
+    }
+#endif
     kara_full(m, as, bs, h, next);
     kara_full(r, a, b, h, next);
     kara_full(r + n, a + h, b + h, h, next);
+#ifdef CLMUL_KARA2_M4
+    if (!(h & 1)) {
+        kara_combine_m4(r, m, h);
+        return;
+    }
+#endif
     xor_into(m, r, n);
     xor_into(m, r + n, n);
     xor_into(r + h, m, n);
@@ -1380,6 +1380,25 @@ void crt_solve_u(uint32_t *u, const uint32_t *t)
     memcpy(u, ue, CRT_WORDS * sizeof(uint32_t));
 }
 
+#if defined(__arm__) && !defined(HOST_BUILD) && CRT_WORDS % 4 == 0
+/* wordxor_m4.S */
+void shl_words_m4(uint32_t *dst, const uint32_t *src, uint32_t n, uint32_t r);
+void xor3_into_m4(uint32_t *const d[3], const uint32_t *s, uint32_t n);
+#define CRT_WORDXOR_M4 1
+#endif
+
+/* sh[0..CRT_WORDS] = u * x^r, 0 < r < 32 */
+static inline void crt_shift(uint32_t *sh, const uint32_t *u, unsigned r)
+{
+#ifdef CRT_WORDXOR_M4
+    shl_words_m4(sh, u, CRT_WORDS, r);
+#else
+    sh[0] = u[0] << r;
+    for (unsigned i = 1; i < CRT_WORDS; i++) sh[i] = (u[i] << r) | (u[i - 1] >> (32 - r));
+    sh[CRT_WORDS] = u[CRT_WORDS - 1] >> (32 - r);
+#endif
+}
+
 /* h = cM + M u for the words >= c/32 only; below, cM + M u = cR (mod x^c) by the choice of u,
    so h[0..c/32) = cR is written directly. h[0..FAFFT_WORDS) holds cM, the rest is zero. */
 void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr)
@@ -1391,13 +1410,30 @@ void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr)
         const uint32_t *src = u;
         unsigned len = CRT_WORDS;
         if (r) {
-            sh[0] = u[0] << r;
-            for (unsigned i = 1; i < CRT_WORDS; i++) sh[i] = (u[i] << r) | (u[i - 1] >> (32 - r));
-            sh[CRT_WORDS] = u[CRT_WORDS - 1] >> (32 - r);
+            crt_shift(sh, u, r);
             src = sh;
             len = CRT_WORDS + 1;
         }
-        for (unsigned o = o0; o < o1; o++) {
+        unsigned o = o0;
+#ifdef CRT_WORDXOR_M4
+        /* terms with no clipped words (a >= c/32), three at a time: each source block is
+           loaded once (the public exponents decide the grouping) */
+        uint32_t *d3[3];
+        unsigned k = 0;
+        for (; o < o1; o++) {
+            unsigned a = minpoly_flat[o];
+            if (a < CRT_WORDS) break;   /* the rest (clipped, or after one) take the general loop */
+            d3[k++] = h + a;
+            if (k == 3) {
+                xor3_into_m4(d3, src, CRT_WORDS);
+                if (len > CRT_WORDS)
+                    for (unsigned q = 0; q < 3; q++) d3[q][CRT_WORDS] ^= src[CRT_WORDS];
+                k = 0;
+            }
+        }
+        for (unsigned q = 0; q < k; q++) xor_into(d3[q], src, len);
+#endif
+        for (; o < o1; o++) {
             unsigned a = minpoly_flat[o], j0 = a >= CRT_WORDS ? 0 : CRT_WORDS - a;
             if (j0 < len) xor_into(h + a + j0, src + j0, len - j0);
         }

@@ -85,6 +85,7 @@ void ibasis_cvt4_lanes(uint32_t *w, unsigned n);
 void fafft_encode(fafft_vals_t *v, const uint32_t *g);      /* g: FAFFT_WORDS LCH words */
 void fafft_decode(uint32_t *g, fafft_vals_t *v);            /* v destroyed */
 void fafft_btfy(fafft_vals_t *v);
+void fafft_vals_transpose(fafft_vals_t *v);                   /* layout A <-> B (test hook) */
 void fafft_ibtfy(fafft_vals_t *v);
 void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b);   /* a *= b */
 

@@ -183,8 +183,42 @@ int main(void)
         int one = h[0] == 1;
         for (unsigned i = 1; i < CRT_WORDS; i++) one &= h[i] == 0;
         check(one, "IL * M = 1 mod x^c");
+        /* the high words of cM + M u (word kernels on the board) against the plain per-term
+           reconstruction; the low c/32 words are cR */
+        static uint32_t ha[PROD_WORDS + 2], hb[PROD_WORDS + 2], cr[CRT_WORDS];
+        int okr = 1;
+        for (int rep = 0; rep < 2; rep++) {
+            for (unsigned i = 0; i < CRT_WORDS; i++) {
+                u1[i] = rep ? 0xffffffffu : rnd32();
+                cr[i] = rnd32();
+            }
+            memset(ha, 0, sizeof ha);
+            for (unsigned i = 0; i < FAFFT_WORDS; i++) ha[i] = rnd32();
+            memcpy(hb, ha, sizeof ha);
+            crt_reconstruct(ha, u1);
+            crt_reconstruct_hi(hb, u1, cr);
+            okr &= memcmp(hb, cr, sizeof cr) == 0 &&
+                   memcmp(hb + CRT_WORDS, ha + CRT_WORDS, (PROD_WORDS - CRT_WORDS) * sizeof(uint32_t)) == 0;
+        }
+        check(okr, "reconstruction of the high words = per-term reconstruction");
     }
 #endif
+
+    /* layout A <-> B (Thumb-2 on the board) against a bit-by-bit 32x32 transposition per
+       block of 32 groups and word k */
+    {
+        static fafft_vals_t tv, tr;
+        for (unsigned b = 0; b < FAFFT_NGSTORE; b++)
+            for (unsigned k = 0; k < 32; k++) tv.g[b][k] = rnd32();
+        memset(&tr, 0, sizeof tr);
+        for (unsigned bh = 0; bh < FAFFT_NGSTORE / 32; bh++)
+            for (unsigned r = 0; r < 32; r++)
+                for (unsigned c = 0; c < 32; c++)
+                    for (unsigned k = 0; k < 32; k++)
+                        tr.g[32 * bh + c][k] |= ((tv.g[32 * bh + r][k] >> c) & 1u) << r;
+        fafft_vals_transpose(&tv);
+        check(memcmp(&tv, &tr, sizeof tv) == 0, "layout A <-> B transposition = bit-by-bit transpose");
+    }
 
 #ifdef SPLIT_K
     /* the 2-Karatsuba split at the edge k (smallest and largest valid split point, each with
