@@ -30,7 +30,9 @@ fn main() -> ExitCode {
     };
     println!("timing {}", hqc_verify::m4cycles::TIMING_VERSION);
     for r in &log.regions {
-        let c = r.cycles().map_or_else(|| "-".to_string(), |c| c.to_string());
+        let c = r
+            .cycles()
+            .map_or_else(|| "-".to_string(), |c| c.to_string());
         println!(
             "region {} #{} instructions={} cycles={}",
             r.name, r.index, r.instructions, c

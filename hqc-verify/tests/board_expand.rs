@@ -64,9 +64,15 @@ fn asm_equals_reference_and_meets_target_on_board() {
         assert!(num("new") < num("ref"), "{r}");
         let cycles = |k: &str| -> f64 {
             let idx = num(k) as u64;
-            let reg = log.region("main", idx).unwrap_or_else(|| panic!("no main #{idx}"));
-            assert_eq!(reg.instructions as f64, num(if k == "new_region" { "new" } else { "ref" }));
-            reg.cycles().unwrap_or_else(|| panic!("no classes for main #{idx}")) as f64
+            let reg = log
+                .region("main", idx)
+                .unwrap_or_else(|| panic!("no main #{idx}"));
+            assert_eq!(
+                reg.instructions as f64,
+                num(if k == "new_region" { "new" } else { "ref" })
+            );
+            reg.cycles()
+                .unwrap_or_else(|| panic!("no classes for main #{idx}")) as f64
         };
         let steps = num("words64") * num("weight");
         let (new_cyc, ref_cyc) = (cycles("new_region"), cycles("ref_region"));

@@ -201,7 +201,11 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            assert_eq!(xtime(x), ((x << 1) & NOT_LSB) ^ (((x >> 7) & LSB) * 0x1D), "{x:#x}");
+            assert_eq!(
+                xtime(x),
+                ((x << 1) & NOT_LSB) ^ (((x >> 7) & LSB) * 0x1D),
+                "{x:#x}"
+            );
             for b in 0..8 {
                 assert_eq!(spread(x, b), ((x >> b) & LSB) * 0xFF, "{x:#x} {b}");
             }
