@@ -24,6 +24,14 @@
 @ 150 - weight: the entry point depends only on the public weight. A last pass builds the
 @ words64 mod 4 words left, stored by a branch on that public remainder.
 @
+@ Interrupts. During pass 2 the entries already read in a pass lie below sp, and the next
+@ pass reads them again; an exception frame pushed there would overwrite them. The routine
+@ therefore masks interrupts (CPSID i, after saving PRIMASK) for its whole run and restores the
+@ caller's PRIMASK at the end. That holds in privileged code (the firmware, and pqm4-style
+@ benchmark code, run privileged); unprivileged code cannot mask interrupts and must not call
+@ this routine with interrupts that can preempt it. NMI and faults are not masked (they do not
+@ return to the routine in this firmware).
+@
 @ Cost per (4 output words, entry): LDM of 5 (6 cycles) + 12 single-cycle instructions (SUBS,
 @ CMP, 2 IT, 8 ORR) = 18 estimated cycles, 4.5 per (word, entry), plus per pass 8 MOVs, one
 @ taken BX, an STM of 8 and the loop test. Stack: 40 bytes of saved registers, 16 of frame
@@ -46,6 +54,9 @@
     .thumb_func
 hqc_support_expand_m4:
     push    {r3-r11, lr}               @ 40 bytes: keeps sp 8-byte aligned
+    mrs     r12, primask
+    cpsid   i                          @ sp walks the table (see the note above)
+    str     r12, [sp]                  @ the caller's PRIMASK, in the slot of the pushed r3
     sub     sp, sp, #FRAME
     @ ---- frame: entry = steps + (150 - weight)*48 + 1 (Thumb bit)
     adr.w   r4, steps
@@ -139,6 +150,8 @@ tail:                                  @ r4 = words left (public): 0 to 3
 done:
     add     sp, sp, r3
     add     sp, sp, #FRAME
+    ldr     r3, [sp]
+    msr     primask, r3                @ interrupts as the caller had them
 hqc_support_expand_m4_end:
     pop     {r3-r11, pc}
     .size hqc_support_expand_m4, . - hqc_support_expand_m4
