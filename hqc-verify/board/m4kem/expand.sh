@@ -9,9 +9,14 @@
 # Environment: MUL=portable|c-fafft (default c-fafft: its Rust library is shared with the
 # `hqc-verify board` builds; the multiplier is not used here), NO_BUILD=1 with ELF=path, PLUGIN.
 # Prints one line per weight:
-#   expand level=L weight=W words64=N new=COUNT ref=COUNT new_per_step=X ref_per_step=Y
-# (per step = count / (words64 * weight), the instructions per output word and support entry)
-# and "expand selftest mismatches=K". Exit status 0 iff QEMU exited 0 (no mismatch).
+#   expand level=L weight=W words64=N new=COUNT ref=COUNT new_per_step=X ref_per_step=Y \
+#          new_region=K ref_region=K
+# (per step = count / (words64 * weight), the instructions per output word and support entry;
+# K = the index of the plugin's `main #K` region of that expansion) and
+# "expand selftest mismatches=K". With PLUGIN_LOG=file the plugin log (with its per-region
+# instruction classes, docs/m4-timing.md) is kept in that file, so that a caller can price the
+# regions with hqc_verify::m4cycles (tests/board_expand.rs does). Exit status 0 iff QEMU
+# exited 0 (no mismatch).
 set -euo pipefail
 
 level=${1:-1}
@@ -43,7 +48,7 @@ rc=$?
 set -e
 awk '
     NR==FNR { if ($1=="region") { sub("#","",$3); cnt[$3]=$4 } next }
-    $1=="bench" { lab[$3]=cnt[$2] }
+    $1=="bench" { lab[$3]=cnt[$2]; idx[$3]=$2 }
     $1=="expand:" && $2=="selftest" { st=$3 }
     $1=="expand:" && $2 ~ /^level=/ {
         split($2,a,"="); split($4,b,"="); split($5,c,"="); split($6,d,"=")
@@ -52,7 +57,8 @@ awk '
     }
     END {
         for (i=1;i<=k;i++) { x=order[i]; n=lab["expand_new_" x]; r=lab["expand_ref_" x]; s=nw[x]*w[x]
-            printf "expand level=%s weight=%s words64=%s new=%d ref=%d new_per_step=%.3f ref_per_step=%.3f\n", lv, w[x], nw[x], n, r, n/s, r/s }
+            printf "expand level=%s weight=%s words64=%s new=%d ref=%d new_per_step=%.3f ref_per_step=%.3f new_region=%s ref_region=%s\n", lv, w[x], nw[x], n, r, n/s, r/s, idx["expand_new_" x], idx["expand_ref_" x] }
         sub(/^mismatches=/,"",st); printf "expand selftest mismatches=%s\n", st
     }' "$log" "$out"
+if [ -n "${PLUGIN_LOG:-}" ]; then cp "$log" "$PLUGIN_LOG"; fi
 exit $rc

@@ -84,6 +84,14 @@ def emit(s):
     out.append("    " + s)
 
 
+def load4(ra, rb, base, off, x):
+    """ra, rb = the words at base + off, + off + 4; r10, r11 = D[x]: four LDRs in a row."""
+    emit("ldr     r%d, [%s, #%d]" % (ra, base, off))
+    emit("ldr     r%d, [%s, #%d]" % (rb, base, off + 4))
+    emit("ldr     r10, [sp, #%d]" % (D_OFF + 8 * x))
+    emit("ldr     r11, [sp, #%d]" % (D_OFF + 8 * x + 4))
+
+
 def round_code(i, src_is_a, pend):
     """One round; pend[w] = pending rotation of word w (0..49) of the input. Returns the
     pending rotations of the output."""
@@ -111,7 +119,9 @@ def round_code(i, src_is_a, pend):
         emit("eor     r10, r%d, r%d%s" % (2 * xm, 2 * xp + 1, sh(b + 1 - a)))
         c, d = pc[2 * xm + 1], pc[2 * xp]
         emit("eor     r11, r%d, r%d%s" % (2 * xm + 1, 2 * xp, sh(d - c)))
-        emit("strd    r10, r11, [sp, #%d]" % (D_OFF + 8 * x))
+        # two STR (1 cycle each) rather than one STRD (1 + 2)
+        emit("str     r10, [sp, #%d]" % (D_OFF + 8 * x))
+        emit("str     r11, [sp, #%d]" % (D_OFF + 8 * x + 4))
         pd[2 * x], pd[2 * x + 1] = a, c
     base, boff = ("lr", 0) if src_is_a else ("sp", E_OFF)
     emit("ldr     lr, [sp, #%d]" % APTR)
@@ -129,16 +139,16 @@ def round_code(i, src_is_a, pend):
             re, ro = 2 * X, 2 * X + 1
             off = boff + 8 * lane
             k = r // 2
+            # four single loads, which pipeline (2 + 1 + 1 + 1 cycles), rather than two LDRD
+            # (3 + 3): the lane's two words, then D[x]'s
             if r % 2 == 0:
-                emit("ldrd    r%d, r%d, [%s, #%d]" % (re, ro, base, off))
-                emit("ldrd    r10, r11, [sp, #%d]" % (D_OFF + 8 * x))
+                load4(re, ro, base, off, x)
                 emit("eor     r%d, r%d, r10%s" % (re, re, sh(qe - pe)))
                 emit("eor     r%d, r%d, r11%s" % (ro, ro, sh(qo - po)))
                 ps[re], ps[ro] = pe + k, po + k
             else:
                 # B_e = rot(T_o, k + 1), B_o = rot(T_e, k)
-                emit("ldrd    r%d, r%d, [%s, #%d]" % (ro, re, base, off))
-                emit("ldrd    r10, r11, [sp, #%d]" % (D_OFF + 8 * x))
+                load4(ro, re, base, off, x)
                 emit("eor     r%d, r%d, r10%s" % (ro, ro, sh(qe - pe)))
                 emit("eor     r%d, r%d, r11%s" % (re, re, sh(qo - po)))
                 ps[re], ps[ro] = po + k + 1, pe + k
@@ -221,8 +231,9 @@ def main():
 @ rotation by k of both halves; by 2k+1 it swaps the halves and rotates them by k+1 and k.
 @
 @ Per round: theta's column parities C (LDM of the input, 40 EOR), D (10 EOR, kept on the
-@ stack); then per output plane Y the five lanes B[X] = rot(A[x][X] ^ D[x]) with
-@ x = 3(Y - 3X) mod 5 (rho and pi; LDRD of a lane and of its D, 2 EOR), chi in place on each
+@ stack by single STRs); then per output plane Y the five lanes B[X] = rot(A[x][X] ^ D[x]) with
+@ x = 3(Y - 3X) mod 5 (rho and pi; four LDRs in a row for the lane and its D, which pipeline:
+@ 5 cycles where two LDRD take 6; 2 EOR), chi in place on each
 @ half (5 BIC, 5 EOR), iota on plane 0, one STM of the plane into the other buffer. The rounds
 @ alternate between the caller's state and a second state on the stack.
 @ Lazy rotations: a stored word may carry a pending rotation known at generation time; all

@@ -10,8 +10,9 @@
 @ rotation by k of both halves; by 2k+1 it swaps the halves and rotates them by k+1 and k.
 @
 @ Per round: theta's column parities C (LDM of the input, 40 EOR), D (10 EOR, kept on the
-@ stack); then per output plane Y the five lanes B[X] = rot(A[x][X] ^ D[x]) with
-@ x = 3(Y - 3X) mod 5 (rho and pi; LDRD of a lane and of its D, 2 EOR), chi in place on each
+@ stack by single STRs); then per output plane Y the five lanes B[X] = rot(A[x][X] ^ D[x]) with
+@ x = 3(Y - 3X) mod 5 (rho and pi; four LDRs in a row for the lane and its D, which pipeline:
+@ 5 cycles where two LDRD take 6; 2 EOR), chi in place on each
 @ half (5 BIC, 5 EOR), iota on plane 0, one STM of the plane into the other buffer. The rounds
 @ alternate between the caller's state and a second state on the stack.
 @ Lazy rotations: a stored word may carry a pending rotation known at generation time; all
@@ -89,38 +90,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10
     eor     r10, r8, r3, ror #31
     eor     r11, r9, r2
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #31
     eor     r11, r1, r4
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #31
     eor     r11, r3, r6
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #31
     eor     r11, r5, r8
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #31
     eor     r11, r7, r0
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10
     eor     r9, r9, r11
     bic     r10, r4, r2
@@ -146,24 +162,34 @@ hqc_keccak_f1600_m4:
     eor     r0, r0, #0x00000001
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10
     eor     r8, r8, r11
     bic     r10, r4, r2, ror #24
@@ -188,24 +214,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #20
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10
     eor     r7, r7, r11
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10
     eor     r9, r9, r11
     bic     r10, r4, r2, ror #10
@@ -230,24 +266,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #31
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10
     eor     r5, r5, r11
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10
     eor     r9, r9, r11
     bic     r10, r4, r2, ror #19
@@ -272,24 +318,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #11
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10
     eor     r2, r2, r11
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10
     eor     r9, r9, r11
     bic     r10, r4, r2, ror #24
@@ -373,38 +429,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #6
     eor     r10, r8, r3, ror #16
     eor     r11, r9, r2, ror #17
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #10
     eor     r11, r1, r4, ror #10
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #11
     eor     r11, r3, r6, ror #11
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #14
     eor     r11, r5, r8, ror #14
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #10
     eor     r11, r7, r0, ror #10
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #25
     eor     r1, r1, r11, ror #25
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #10
     eor     r3, r3, r11, ror #10
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #23
     eor     r4, r4, r11, ror #22
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #18
     eor     r6, r6, r11, ror #18
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #22
     eor     r9, r9, r11, ror #23
     bic     r10, r4, r2, ror #2
@@ -429,24 +500,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #14
     eor     r1, r1, #0x00000089
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #21
     eor     r1, r1, r11, ror #21
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #20
     eor     r3, r3, r11, ror #20
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #26
     eor     r4, r4, r11, ror #25
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #18
     eor     r6, r6, r11, ror #18
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #30
     eor     r8, r8, r11, ror #29
     bic     r10, r4, r2, ror #25
@@ -471,24 +552,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #22
     eor     r0, r0, r11, ror #22
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #12
     eor     r3, r3, r11, ror #11
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #14
     eor     r4, r4, r11, ror #15
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #17
     eor     r7, r7, r11, ror #18
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #24
     eor     r9, r9, r11, ror #24
     bic     r10, r4, r2, ror #12
@@ -513,24 +604,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #4
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #28
     eor     r0, r0, r11, ror #29
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #7
     eor     r3, r3, r11, ror #7
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #3
     eor     r5, r5, r11, ror #3
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #15
     eor     r6, r6, r11, ror #15
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #31
     eor     r9, r9, r11, ror #31
     bic     r10, r4, r2, ror #8
@@ -555,24 +656,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #20
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10
     eor     r1, r1, r11, ror #31
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #1
     eor     r2, r2, r11, ror #1
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #30
     eor     r4, r4, r11, ror #31
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #7
     eor     r6, r6, r11, ror #6
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #28
     eor     r9, r9, r11, ror #27
     bic     r10, r4, r2, ror #11
@@ -656,38 +767,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #12
     eor     r10, r8, r3, ror #7
     eor     r11, r9, r2, ror #8
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #29
     eor     r11, r1, r4, ror #30
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #13
     eor     r11, r3, r6, ror #14
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #25
     eor     r11, r5, r8, ror #26
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #17
     eor     r11, r7, r0, ror #18
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #24
     eor     r1, r1, r11, ror #24
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #9
     eor     r3, r3, r11, ror #8
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #17
     eor     r4, r4, r11, ror #16
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #11
     eor     r6, r6, r11, ror #10
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #11
     eor     r9, r9, r11, ror #10
     bic     r10, r4, r2, ror #7
@@ -715,24 +841,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, r10
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #16
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #15
     eor     r4, r4, r11, ror #14
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #29
     eor     r8, r8, r11, ror #28
     bic     r10, r4, r2, ror #28
@@ -757,24 +893,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #6
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #2
     eor     r3, r3, r11, ror #2
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #30
     eor     r4, r4, r11, ror #30
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #31
     eor     r7, r7, r11, ror #30
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #13
     eor     r9, r9, r11, ror #12
     bic     r10, r4, r2, ror #8
@@ -799,24 +945,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #17
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #22
     eor     r0, r0, r11, ror #22
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #17
     eor     r3, r3, r11, ror #16
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #5
     eor     r5, r5, r11, ror #4
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #8
     eor     r6, r6, r11, ror #8
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10
     eor     r9, r9, r11
     bic     r10, r4, r2, ror #31
@@ -841,24 +997,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #27
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #2
     eor     r1, r1, r11, ror #2
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #7
     eor     r2, r2, r11, ror #6
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #22
     eor     r4, r4, r11, ror #22
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #13
     eor     r6, r6, r11, ror #12
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #18
     eor     r9, r9, r11, ror #18
     bic     r10, r4, r2, ror #24
@@ -942,38 +1108,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #16
     eor     r10, r8, r3, ror #5
     eor     r11, r9, r2, ror #4
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #25
     eor     r11, r1, r4, ror #26
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #7
     eor     r11, r3, r6, ror #7
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #2
     eor     r11, r5, r8, ror #2
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #22
     eor     r11, r7, r0, ror #23
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #28
     eor     r1, r1, r11, ror #29
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #28
     eor     r3, r3, r11, ror #28
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #14
     eor     r4, r4, r11, ror #14
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #10
     eor     r6, r6, r11, ror #9
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #28
     eor     r9, r9, r11, ror #28
     bic     r10, r4, r2, ror #16
@@ -1000,24 +1181,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #17
     eor     r1, r1, r11, ror #17
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #4
     eor     r3, r3, r11, ror #4
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #29
     eor     r4, r4, r11, ror #29
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #11
     eor     r6, r6, r11, ror #10
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #29
     eor     r8, r8, r11, ror #29
     bic     r10, r4, r2, ror #29
@@ -1042,24 +1233,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #4
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #31
     eor     r0, r0, r11, ror #30
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #25
     eor     r3, r3, r11, ror #26
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #15
     eor     r4, r4, r11, ror #14
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #7
     eor     r7, r7, r11, ror #7
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #29
     eor     r9, r9, r11, ror #30
     bic     r10, r4, r2, ror #6
@@ -1084,24 +1285,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #25
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #13
     eor     r0, r0, r11, ror #12
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #28
     eor     r3, r3, r11, ror #29
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #5
     eor     r5, r5, r11, ror #5
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #11
     eor     r6, r6, r11, ror #11
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #3
     eor     r9, r9, r11, ror #3
     bic     r10, r4, r2, ror #24
@@ -1126,24 +1337,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #1
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #7
     eor     r1, r1, r11, ror #8
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #17
     eor     r2, r2, r11, ror #16
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #7
     eor     r4, r4, r11, ror #6
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #18
     eor     r6, r6, r11, ror #18
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #4
     eor     r9, r9, r11, ror #4
     bic     r10, r4, r2, ror #31
@@ -1227,38 +1448,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #21
     eor     r10, r8, r3, ror #7
     eor     r11, r9, r2, ror #8
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #29
     eor     r11, r1, r4, ror #30
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #23
     eor     r11, r3, r6, ror #24
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #7
     eor     r11, r5, r8, ror #8
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #25
     eor     r11, r7, r0, ror #26
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #6
     eor     r1, r1, r11, ror #6
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #5
     eor     r3, r3, r11, ror #5
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #15
     eor     r4, r4, r11, ror #15
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #15
     eor     r6, r6, r11, ror #15
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #11
     eor     r9, r9, r11, ror #11
     bic     r10, r4, r2, ror #28
@@ -1285,24 +1521,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, #0x0000008b
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #24
     eor     r1, r1, r11, ror #24
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #5
     eor     r4, r4, r11, ror #5
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #18
     eor     r6, r6, r11, ror #18
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #31
     eor     r8, r8, r11, ror #31
     bic     r10, r4, r2, ror #29
@@ -1327,24 +1573,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #28
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #18
     eor     r0, r0, r11, ror #18
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #11
     eor     r7, r7, r11, ror #11
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #11
     eor     r9, r9, r11, ror #11
     bic     r10, r4, r2, ror #10
@@ -1369,24 +1625,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #28
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #11
     eor     r3, r3, r11, ror #11
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #27
     eor     r5, r5, r11, ror #27
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #24
     eor     r6, r6, r11, ror #24
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #8
     eor     r9, r9, r11, ror #8
     bic     r10, r4, r2, ror #9
@@ -1411,24 +1677,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #6
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #16
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #31
     eor     r2, r2, r11, ror #31
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #16
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #23
     eor     r6, r6, r11, ror #23
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #18
     eor     r9, r9, r11, ror #18
     bic     r10, r4, r2, ror #1
@@ -1512,38 +1788,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #25
     eor     r10, r8, r3, ror #16
     eor     r11, r9, r2, ror #17
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #9
     eor     r11, r1, r4, ror #9
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #31
     eor     r11, r3, r6, ror #31
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #10
     eor     r11, r5, r8, ror #10
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #27
     eor     r11, r7, r0, ror #27
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #20
     eor     r1, r1, r11, ror #20
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #4
     eor     r3, r3, r11, ror #4
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #20
     eor     r4, r4, r11, ror #19
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #27
     eor     r6, r6, r11, ror #27
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #23
     eor     r9, r9, r11, ror #24
     bic     r10, r4, r2, ror #10
@@ -1569,24 +1860,34 @@ hqc_keccak_f1600_m4:
     eor     r0, r0, #0x00000001
     eor     r1, r1, #0x00008000
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #5
     eor     r1, r1, r11, ror #5
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #20
     eor     r3, r3, r11, ror #20
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #7
     eor     r4, r4, r11, ror #6
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #23
     eor     r6, r6, r11, ror #23
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #3
     eor     r8, r8, r11, ror #2
     bic     r10, r4, r2, ror #26
@@ -1611,24 +1912,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #12
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #27
     eor     r0, r0, r11, ror #27
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #6
     eor     r3, r3, r11, ror #5
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #18
     eor     r4, r4, r11, ror #19
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #10
     eor     r7, r7, r11, ror #11
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #21
     eor     r9, r9, r11, ror #21
     bic     r10, r4, r2, ror #18
@@ -1653,24 +1964,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #25
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #16
     eor     r0, r0, r11, ror #17
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #28
     eor     r3, r3, r11, ror #28
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #5
     eor     r5, r5, r11, ror #5
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #5
     eor     r6, r6, r11, ror #5
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #15
     eor     r9, r9, r11, ror #15
     bic     r10, r4, r2, ror #16
@@ -1695,24 +2016,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #19
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #28
     eor     r1, r1, r11, ror #27
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #18
     eor     r2, r2, r11, ror #18
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #18
     eor     r4, r4, r11, ror #19
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #28
     eor     r6, r6, r11, ror #27
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #29
     eor     r9, r9, r11, ror #28
     bic     r10, r4, r2, ror #30
@@ -1796,38 +2127,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #29
     eor     r10, r8, r3, ror #31
     eor     r11, r9, r2
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #27
     eor     r11, r1, r4, ror #28
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #29
     eor     r11, r3, r6, ror #30
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #9
     eor     r11, r5, r8, ror #10
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #27
     eor     r11, r7, r0, ror #28
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #6
     eor     r1, r1, r11, ror #6
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #26
     eor     r3, r3, r11, ror #25
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #28
     eor     r4, r4, r11, ror #27
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #4
     eor     r6, r6, r11, ror #3
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #2
     eor     r9, r9, r11, ror #1
     bic     r10, r4, r2, ror #27
@@ -1856,24 +2202,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, r10
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #24
     eor     r1, r1, r11, ror #24
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #2
     eor     r4, r4, r11, ror #1
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #26
     eor     r6, r6, r11, ror #26
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #8
     eor     r8, r8, r11, ror #7
     bic     r10, r4, r2, ror #23
@@ -1898,24 +2254,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #22
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #26
     eor     r0, r0, r11, ror #26
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #26
     eor     r3, r3, r11, ror #26
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #6
     eor     r4, r4, r11, ror #6
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #6
     eor     r7, r7, r11, ror #5
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #28
     eor     r9, r9, r11, ror #27
     bic     r10, r4, r2
@@ -1940,24 +2306,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #18
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #30
     eor     r0, r0, r11, ror #30
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #15
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #4
     eor     r5, r5, r11, ror #3
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #16
     eor     r6, r6, r11, ror #16
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #24
     eor     r9, r9, r11, ror #24
     bic     r10, r4, r2, ror #13
@@ -1982,24 +2358,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #10
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #10
     eor     r1, r1, r11, ror #10
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #10
     eor     r2, r2, r11, ror #9
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #14
     eor     r4, r4, r11, ror #14
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10
     eor     r6, r6, r11, ror #31
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #4
     eor     r9, r9, r11, ror #4
     bic     r10, r4, r2, ror #21
@@ -2083,38 +2469,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #31
     eor     r10, r8, r3, ror #21
     eor     r11, r9, r2, ror #20
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #20
     eor     r11, r1, r4, ror #21
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #29
     eor     r11, r3, r6, ror #29
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #6
     eor     r11, r5, r8, ror #6
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #17
     eor     r11, r7, r0, ror #18
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #27
     eor     r1, r1, r11, ror #28
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #6
     eor     r3, r3, r11, ror #6
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #7
     eor     r4, r4, r11, ror #7
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #7
     eor     r6, r6, r11, ror #6
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #19
     eor     r9, r9, r11, ror #19
     bic     r10, r4, r2, ror #16
@@ -2142,24 +2543,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #7
     eor     r1, r1, r11, ror #7
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #14
     eor     r3, r3, r11, ror #14
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #22
     eor     r4, r4, r11, ror #22
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #28
     eor     r6, r6, r11, ror #27
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #14
     eor     r8, r8, r11, ror #14
     bic     r10, r4, r2, ror #18
@@ -2184,24 +2595,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #24
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #16
     eor     r0, r0, r11, ror #15
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #13
     eor     r3, r3, r11, ror #14
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #27
     eor     r4, r4, r11, ror #26
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #6
     eor     r7, r7, r11, ror #6
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #30
     eor     r9, r9, r11, ror #31
     bic     r10, r4, r2, ror #18
@@ -2226,24 +2647,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #4
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #19
     eor     r0, r0, r11, ror #18
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #5
     eor     r3, r3, r11, ror #6
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #23
     eor     r5, r5, r11, ror #23
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #25
     eor     r6, r6, r11, ror #25
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #3
     eor     r9, r9, r11, ror #3
     bic     r10, r4, r2
@@ -2268,24 +2699,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #12
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #27
     eor     r1, r1, r11, ror #28
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #6
     eor     r2, r2, r11, ror #5
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #13
     eor     r4, r4, r11, ror #12
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #3
     eor     r6, r6, r11, ror #3
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #9
     eor     r9, r9, r11, ror #9
     bic     r10, r4, r2, ror #6
@@ -2369,38 +2810,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #2
     eor     r10, r8, r3, ror #15
     eor     r11, r9, r2, ror #16
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #19
     eor     r11, r1, r4, ror #20
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #31
     eor     r11, r3, r6
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #31
     eor     r11, r5, r8
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #27
     eor     r11, r7, r0, ror #28
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #20
     eor     r1, r1, r11, ror #20
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #10
     eor     r3, r3, r11, ror #10
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #22
     eor     r4, r4, r11, ror #22
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #4
     eor     r6, r6, r11, ror #4
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #14
     eor     r9, r9, r11, ror #14
     bic     r10, r4, r2, ror #8
@@ -2426,24 +2882,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, #0x0000000b
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #16
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #4
     eor     r4, r4, r11, ror #4
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #28
     eor     r6, r6, r11, ror #28
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #22
     eor     r8, r8, r11, ror #22
     bic     r10, r4, r2, ror #12
@@ -2468,24 +2934,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #20
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #28
     eor     r0, r0, r11, ror #28
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #16
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #14
     eor     r7, r7, r11, ror #14
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #30
     eor     r9, r9, r11, ror #30
     bic     r10, r4, r2, ror #10
@@ -2510,24 +2986,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #17
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #16
     eor     r0, r0, r11, ror #16
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #20
     eor     r3, r3, r11, ror #20
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10
     eor     r5, r5, r11
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #16
     eor     r9, r9, r11, ror #16
     bic     r10, r4, r2, ror #19
@@ -2552,24 +3038,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #15
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #16
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #6
     eor     r2, r2, r11, ror #6
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #16
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #6
     eor     r6, r6, r11, ror #6
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #12
     eor     r9, r9, r11, ror #12
     bic     r10, r4, r2, ror #18
@@ -2653,38 +3149,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #4
     eor     r10, r8, r3, ror #16
     eor     r11, r9, r2, ror #17
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #24
     eor     r11, r1, r4, ror #24
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #5
     eor     r11, r3, r6, ror #5
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #22
     eor     r11, r5, r8, ror #22
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #26
     eor     r11, r7, r0, ror #26
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #15
     eor     r1, r1, r11, ror #15
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #6
     eor     r3, r3, r11, ror #6
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #9
     eor     r4, r4, r11, ror #8
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #28
     eor     r6, r6, r11, ror #28
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #18
     eor     r9, r9, r11, ror #19
     bic     r10, r4, r2, ror #2
@@ -2709,24 +3220,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #14
     eor     r1, r1, #0x0000000a
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #19
     eor     r1, r1, r11, ror #19
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #22
     eor     r3, r3, r11, ror #22
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #12
     eor     r4, r4, r11, ror #11
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #18
     eor     r6, r6, r11, ror #18
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10
     eor     r8, r8, r11, ror #31
     bic     r10, r4, r2, ror #3
@@ -2751,24 +3272,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #18
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #18
     eor     r3, r3, r11, ror #17
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #6
     eor     r4, r4, r11, ror #7
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #29
     eor     r7, r7, r11, ror #30
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #26
     eor     r9, r9, r11, ror #26
     bic     r10, r4, r2, ror #6
@@ -2793,24 +3324,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #24
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #22
     eor     r0, r0, r11, ror #23
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #25
     eor     r3, r3, r11, ror #25
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #31
     eor     r5, r5, r11, ror #31
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #5
     eor     r6, r6, r11, ror #5
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #31
     eor     r9, r9, r11, ror #31
     bic     r10, r4, r2, ror #8
@@ -2835,24 +3376,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #16
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #8
     eor     r1, r1, r11, ror #7
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #11
     eor     r2, r2, r11, ror #11
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #24
     eor     r4, r4, r11, ror #25
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #9
     eor     r6, r6, r11, ror #8
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #14
     eor     r9, r9, r11, ror #13
     bic     r10, r4, r2, ror #25
@@ -2936,38 +3487,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #6
     eor     r10, r8, r3, ror #23
     eor     r11, r9, r2, ror #24
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #1
     eor     r11, r1, r4, ror #2
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #13
     eor     r11, r3, r6, ror #14
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #9
     eor     r11, r5, r8, ror #10
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #13
     eor     r11, r7, r0, ror #14
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #12
     eor     r1, r1, r11, ror #12
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #27
     eor     r3, r3, r11, ror #26
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #31
     eor     r4, r4, r11, ror #30
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #15
     eor     r6, r6, r11, ror #14
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #1
     eor     r9, r9, r11
     bic     r10, r4, r2, ror #31
@@ -2995,24 +3561,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, r10
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #16
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #13
     eor     r4, r4, r11, ror #12
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #28
     eor     r6, r6, r11, ror #28
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #11
     eor     r8, r8, r11, ror #10
     bic     r10, r4, r2, ror #26
@@ -3037,24 +3613,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #22
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #28
     eor     r0, r0, r11, ror #28
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #2
     eor     r3, r3, r11, ror #2
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #30
     eor     r4, r4, r11, ror #30
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #21
     eor     r7, r7, r11, ror #20
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #19
     eor     r9, r9, r11, ror #18
     bic     r10, r4, r2, ror #8
@@ -3079,24 +3665,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #27
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #6
     eor     r0, r0, r11, ror #6
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #21
     eor     r3, r3, r11, ror #20
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #21
     eor     r5, r5, r11, ror #20
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #8
     eor     r6, r6, r11, ror #8
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #16
     eor     r9, r9, r11, ror #16
     bic     r10, r4, r2, ror #31
@@ -3121,24 +3717,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #15
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #2
     eor     r1, r1, r11, ror #2
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #11
     eor     r2, r2, r11, ror #10
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #6
     eor     r4, r4, r11, ror #6
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #11
     eor     r6, r6, r11, ror #10
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #14
     eor     r9, r9, r11, ror #14
     bic     r10, r4, r2, ror #4
@@ -3222,38 +3828,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #6
     eor     r10, r8, r3, ror #5
     eor     r11, r9, r2, ror #4
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #15
     eor     r11, r1, r4, ror #16
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #25
     eor     r11, r3, r6, ror #25
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #26
     eor     r11, r5, r8, ror #26
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #22
     eor     r11, r7, r0, ror #23
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #10
     eor     r1, r1, r11, ror #11
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #8
     eor     r3, r3, r11, ror #8
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #24
     eor     r4, r4, r11, ror #24
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #28
     eor     r6, r6, r11, ror #27
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #24
     eor     r9, r9, r11, ror #24
     bic     r10, r4, r2
@@ -3279,24 +3900,34 @@ hqc_keccak_f1600_m4:
     movw    r10, #0x8003
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #7
     eor     r1, r1, r11, ror #7
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #14
     eor     r3, r3, r11, ror #14
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #7
     eor     r4, r4, r11, ror #7
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #27
     eor     r6, r6, r11, ror #26
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #23
     eor     r8, r8, r11, ror #23
     bic     r10, r4, r2, ror #15
@@ -3321,24 +3952,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #30
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #17
     eor     r0, r0, r11, ror #16
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #17
     eor     r3, r3, r11, ror #18
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #23
     eor     r4, r4, r11, ror #22
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #19
     eor     r7, r7, r11, ror #19
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #7
     eor     r9, r9, r11, ror #8
     bic     r10, r4, r2, ror #14
@@ -3363,24 +4004,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #23
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #31
     eor     r0, r0, r11, ror #30
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #6
     eor     r3, r3, r11, ror #7
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #1
     eor     r5, r5, r11, ror #1
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #9
     eor     r6, r6, r11, ror #9
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #3
     eor     r9, r9, r11, ror #3
     bic     r10, r4, r2, ror #24
@@ -3405,24 +4056,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #13
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #31
     eor     r1, r1, r11
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #3
     eor     r2, r2, r11, ror #2
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #25
     eor     r4, r4, r11, ror #24
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #12
     eor     r6, r6, r11, ror #12
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #4
     eor     r9, r9, r11, ror #4
     bic     r10, r4, r2, ror #21
@@ -3506,38 +4167,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #17
     eor     r10, r8, r3, ror #23
     eor     r11, r9, r2, ror #24
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #1
     eor     r11, r1, r4, ror #2
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #7
     eor     r11, r3, r6, ror #8
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #7
     eor     r11, r5, r8, ror #8
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #21
     eor     r11, r7, r0, ror #22
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #10
     eor     r1, r1, r11, ror #10
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #15
     eor     r3, r3, r11, ror #15
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #21
     eor     r4, r4, r11, ror #21
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #3
     eor     r6, r6, r11, ror #3
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #15
     eor     r9, r9, r11, ror #15
     bic     r10, r4, r2, ror #4
@@ -3565,24 +4241,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, r10
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #24
     eor     r1, r1, r11, ror #24
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #27
     eor     r4, r4, r11, ror #27
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #14
     eor     r6, r6, r11, ror #14
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #5
     eor     r8, r8, r11, ror #5
     bic     r10, r4, r2, ror #3
@@ -3607,24 +4293,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #12
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #30
     eor     r0, r0, r11, ror #30
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #16
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #25
     eor     r7, r7, r11, ror #25
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #25
     eor     r9, r9, r11, ror #25
     bic     r10, r4, r2, ror #26
@@ -3649,24 +4345,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #14
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10
     eor     r0, r0, r11
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #15
     eor     r3, r3, r11, ror #15
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #5
     eor     r5, r5, r11, ror #5
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #8
     eor     r6, r6, r11, ror #8
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #24
     eor     r9, r9, r11, ror #24
     bic     r10, r4, r2, ror #19
@@ -3691,24 +4397,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #10
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #19
     eor     r2, r2, r11, ror #19
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #16
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #13
     eor     r6, r6, r11, ror #13
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #14
     eor     r9, r9, r11, ror #14
     bic     r10, r4, r2, ror #13
@@ -3792,38 +4508,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #29
     eor     r10, r8, r3, ror #6
     eor     r11, r9, r2, ror #7
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #23
     eor     r11, r1, r4, ror #23
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #25
     eor     r11, r3, r6, ror #25
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #28
     eor     r11, r5, r8, ror #28
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #11
     eor     r11, r7, r0, ror #11
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #20
     eor     r1, r1, r11, ror #20
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #22
     eor     r4, r4, r11, ror #21
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #5
     eor     r6, r6, r11, ror #5
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #3
     eor     r9, r9, r11, ror #4
     bic     r10, r4, r2, ror #10
@@ -3851,24 +4582,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #3
     eor     r1, r1, r11, ror #3
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #22
     eor     r3, r3, r11, ror #22
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #19
     eor     r4, r4, r11, ror #18
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #23
     eor     r6, r6, r11, ror #23
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #21
     eor     r8, r8, r11, ror #20
     bic     r10, r4, r2, ror #20
@@ -3893,24 +4634,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #30
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #5
     eor     r0, r0, r11, ror #5
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #14
     eor     r3, r3, r11, ror #13
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #10
     eor     r4, r4, r11, ror #11
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #6
     eor     r7, r7, r11, ror #7
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #17
     eor     r9, r9, r11, ror #17
     bic     r10, r4, r2, ror #10
@@ -3935,24 +4686,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #31
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10
     eor     r0, r0, r11, ror #1
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #24
     eor     r3, r3, r11, ror #24
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #1
     eor     r5, r5, r11, ror #1
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #5
     eor     r6, r6, r11, ror #5
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #15
     eor     r9, r9, r11, ror #15
     bic     r10, r4, r2, ror #16
@@ -3977,24 +4738,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #5
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #4
     eor     r1, r1, r11, ror #3
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #28
     eor     r2, r2, r11, ror #28
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #12
     eor     r4, r4, r11, ror #13
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #24
     eor     r6, r6, r11, ror #23
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #13
     eor     r9, r9, r11, ror #12
     bic     r10, r4, r2, ror #12
@@ -4078,38 +4849,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #9
     eor     r10, r8, r3, ror #15
     eor     r11, r9, r2, ror #16
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #15
     eor     r11, r1, r4, ror #16
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #13
     eor     r11, r3, r6, ror #14
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #25
     eor     r11, r5, r8, ror #26
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #23
     eor     r11, r7, r0, ror #24
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #10
     eor     r1, r1, r11, ror #10
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #12
     eor     r3, r3, r11, ror #11
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #26
     eor     r4, r4, r11, ror #25
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #2
     eor     r6, r6, r11, ror #1
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #22
     eor     r9, r9, r11, ror #21
     bic     r10, r4, r2, ror #19
@@ -4138,24 +4924,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, r10
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #8
     eor     r1, r1, r11, ror #8
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #15
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #22
     eor     r6, r6, r11, ror #22
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #6
     eor     r8, r8, r11, ror #5
     bic     r10, r4, r2, ror #5
@@ -4180,24 +4976,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #22
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #6
     eor     r0, r0, r11, ror #6
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #26
     eor     r3, r3, r11, ror #26
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #6
     eor     r4, r4, r11, ror #6
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #28
     eor     r7, r7, r11, ror #27
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #18
     eor     r9, r9, r11, ror #17
     bic     r10, r4, r2
@@ -4222,24 +5028,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #12
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #30
     eor     r0, r0, r11, ror #30
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #4
     eor     r3, r3, r11, ror #3
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #22
     eor     r5, r5, r11, ror #21
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10
     eor     r6, r6, r11
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #8
     eor     r9, r9, r11, ror #8
     bic     r10, r4, r2, ror #15
@@ -4264,24 +5080,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #30
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #10
     eor     r1, r1, r11, ror #10
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #30
     eor     r2, r2, r11, ror #29
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #14
     eor     r4, r4, r11, ror #14
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #4
     eor     r6, r6, r11, ror #3
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10
     eor     r9, r9, r11
     bic     r10, r4, r2, ror #17
@@ -4365,38 +5191,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #19
     eor     r10, r8, r3, ror #19
     eor     r11, r9, r2, ror #18
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #10
     eor     r11, r1, r4, ror #11
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #5
     eor     r11, r3, r6, ror #5
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9
     eor     r11, r5, r8
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #27
     eor     r11, r7, r0, ror #28
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #11
     eor     r1, r1, r11, ror #12
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #2
     eor     r3, r3, r11, ror #2
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #1
     eor     r4, r4, r11, ror #1
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #25
     eor     r6, r6, r11, ror #24
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #5
     eor     r9, r9, r11, ror #5
     bic     r10, r4, r2
@@ -4424,24 +5265,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #7
     eor     r1, r1, r11, ror #7
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #14
     eor     r3, r3, r11, ror #14
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #18
     eor     r4, r4, r11, ror #18
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #12
     eor     r6, r6, r11, ror #11
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #24
     eor     r8, r8, r11, ror #24
     bic     r10, r4, r2, ror #20
@@ -4466,24 +5317,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #18
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #2
     eor     r0, r0, r11, ror #1
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #5
     eor     r3, r3, r11, ror #6
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #3
     eor     r4, r4, r11, ror #2
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #24
     eor     r7, r7, r11, ror #24
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #26
     eor     r9, r9, r11, ror #27
     bic     r10, r4, r2, ror #26
@@ -4508,24 +5369,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #18
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #25
     eor     r0, r0, r11, ror #24
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #17
     eor     r3, r3, r11, ror #18
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #3
     eor     r5, r5, r11, ror #3
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #25
     eor     r6, r6, r11, ror #25
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #25
     eor     r9, r9, r11, ror #25
     bic     r10, r4, r2, ror #16
@@ -4550,24 +5421,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #22
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #19
     eor     r1, r1, r11, ror #20
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #24
     eor     r2, r2, r11, ror #23
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #21
     eor     r4, r4, r11, ror #20
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #15
     eor     r6, r6, r11, ror #15
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #9
     eor     r9, r9, r11, ror #9
     bic     r10, r4, r2, ror #28
@@ -4651,38 +5532,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #30
     eor     r10, r8, r3, ror #15
     eor     r11, r9, r2, ror #16
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #7
     eor     r11, r1, r4, ror #8
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #31
     eor     r11, r3, r6
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #15
     eor     r11, r5, r8, ror #16
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #23
     eor     r11, r7, r0, ror #24
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #24
     eor     r1, r1, r11, ror #24
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #20
     eor     r3, r3, r11, ror #20
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #12
     eor     r4, r4, r11, ror #12
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #10
     eor     r6, r6, r11, ror #10
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #18
     eor     r9, r9, r11, ror #18
     bic     r10, r4, r2, ror #16
@@ -4710,24 +5606,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, r10
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #26
     eor     r4, r4, r11, ror #26
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #24
     eor     r6, r6, r11, ror #24
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #12
     eor     r8, r8, r11, ror #12
     bic     r10, r4, r2, ror #2
@@ -4752,24 +5658,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #20
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #24
     eor     r0, r0, r11, ror #24
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #18
     eor     r7, r7, r11, ror #18
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #12
     eor     r9, r9, r11, ror #12
     bic     r10, r4, r2, ror #26
@@ -4794,24 +5710,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #29
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #16
     eor     r0, r0, r11, ror #16
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #2
     eor     r3, r3, r11, ror #2
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #10
     eor     r5, r5, r11, ror #10
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #16
     eor     r6, r6, r11, ror #16
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10
     eor     r9, r9, r11
     bic     r10, r4, r2, ror #19
@@ -4836,24 +5762,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #13
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #10
     eor     r2, r2, r11, ror #10
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #26
     eor     r6, r6, r11, ror #26
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #8
     eor     r9, r9, r11, ror #8
     bic     r10, r4, r2, ror #14
@@ -4937,38 +5873,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #8
     eor     r10, r8, r3, ror #6
     eor     r11, r9, r2, ror #7
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #6
     eor     r11, r1, r4, ror #6
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #29
     eor     r11, r3, r6, ror #29
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #8
     eor     r11, r5, r8, ror #8
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #12
     eor     r11, r7, r0, ror #12
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #15
     eor     r1, r1, r11, ror #15
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #2
     eor     r3, r3, r11, ror #2
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #27
     eor     r4, r4, r11, ror #26
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #22
     eor     r6, r6, r11, ror #22
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #28
     eor     r9, r9, r11, ror #29
     bic     r10, r4, r2, ror #2
@@ -4995,24 +5946,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #19
     eor     r1, r1, r11, ror #19
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #22
     eor     r3, r3, r11, ror #22
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #8
     eor     r4, r4, r11, ror #7
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #28
     eor     r6, r6, r11, ror #28
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #2
     eor     r8, r8, r11, ror #1
     bic     r10, r4, r2, ror #13
@@ -5037,24 +5998,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #26
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #10
     eor     r0, r0, r11, ror #10
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #26
     eor     r3, r3, r11, ror #25
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #20
     eor     r4, r4, r11, ror #21
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #7
     eor     r7, r7, r11, ror #8
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #6
     eor     r9, r9, r11, ror #6
     bic     r10, r4, r2, ror #20
@@ -5079,24 +6050,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #14
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #4
     eor     r0, r0, r11, ror #5
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #21
     eor     r3, r3, r11, ror #21
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #11
     eor     r5, r5, r11, ror #11
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #5
     eor     r6, r6, r11, ror #5
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #29
     eor     r9, r9, r11, ror #29
     bic     r10, r4, r2, ror #24
@@ -5121,24 +6102,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #2
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #15
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #21
     eor     r2, r2, r11, ror #21
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #17
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #5
     eor     r6, r6, r11, ror #4
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #30
     eor     r9, r9, r11, ror #29
     bic     r10, r4, r2, ror #7
@@ -5222,38 +6213,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #18
     eor     r10, r8, r3, ror #23
     eor     r11, r9, r2, ror #24
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #5
     eor     r11, r1, r4, ror #6
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #29
     eor     r11, r3, r6, ror #30
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #9
     eor     r11, r5, r8, ror #10
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #25
     eor     r11, r7, r0, ror #26
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #16
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #13
     eor     r3, r3, r11, ror #12
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #3
     eor     r4, r4, r11, ror #2
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #29
     eor     r6, r6, r11, ror #28
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #5
     eor     r9, r9, r11, ror #4
     bic     r10, r4, r2, ror #13
@@ -5279,24 +6285,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, #0x00000083
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10
     eor     r1, r1, r11
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #27
     eor     r4, r4, r11, ror #26
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #24
     eor     r6, r6, r11, ror #24
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #25
     eor     r8, r8, r11, ror #24
     bic     r10, r4, r2, ror #24
@@ -5321,24 +6337,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #6
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #24
     eor     r0, r0, r11, ror #24
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #2
     eor     r3, r3, r11, ror #2
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #30
     eor     r4, r4, r11, ror #30
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #25
     eor     r7, r7, r11, ror #24
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #9
     eor     r9, r9, r11, ror #8
     bic     r10, r4, r2, ror #8
@@ -5363,24 +6389,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #7
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #22
     eor     r0, r0, r11, ror #22
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #11
     eor     r3, r3, r11, ror #10
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #7
     eor     r5, r5, r11, ror #6
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #24
     eor     r6, r6, r11, ror #24
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #16
     eor     r9, r9, r11, ror #16
     bic     r10, r4, r2, ror #31
@@ -5405,24 +6441,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #21
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #2
     eor     r1, r1, r11, ror #2
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #25
     eor     r2, r2, r11, ror #24
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #6
     eor     r4, r4, r11, ror #6
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #15
     eor     r6, r6, r11, ror #14
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #10
     eor     r9, r9, r11, ror #10
     bic     r10, r4, r2, ror #6
@@ -5506,38 +6552,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #26
     eor     r10, r8, r3, ror #3
     eor     r11, r9, r2, ror #2
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #15
     eor     r11, r1, r4, ror #16
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #1
     eor     r11, r3, r6, ror #1
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #10
     eor     r11, r5, r8, ror #10
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1
     eor     r11, r7, r0, ror #1
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #26
     eor     r1, r1, r11, ror #27
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #20
     eor     r3, r3, r11, ror #20
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #2
     eor     r4, r4, r11, ror #2
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #8
     eor     r6, r6, r11, ror #7
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #10
     eor     r9, r9, r11, ror #10
     bic     r10, r4, r2, ror #16
@@ -5564,24 +6625,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #17
     eor     r1, r1, r11, ror #17
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #14
     eor     r3, r3, r11, ror #14
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #19
     eor     r4, r4, r11, ror #19
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #13
     eor     r6, r6, r11, ror #12
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #17
     eor     r8, r8, r11, ror #17
     bic     r10, r4, r2, ror #1
@@ -5606,24 +6677,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #22
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #3
     eor     r0, r0, r11, ror #2
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #9
     eor     r3, r3, r11, ror #10
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #7
     eor     r4, r4, r11, ror #6
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #5
     eor     r7, r7, r11, ror #5
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #19
     eor     r9, r9, r11, ror #20
     bic     r10, r4, r2, ror #20
@@ -5648,24 +6729,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #5
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #5
     eor     r0, r0, r11, ror #4
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #2
     eor     r3, r3, r11, ror #3
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #29
     eor     r5, r5, r11, ror #29
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #9
     eor     r6, r6, r11, ror #9
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #3
     eor     r9, r9, r11, ror #3
     bic     r10, r4, r2, ror #8
@@ -5690,24 +6781,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #7
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #13
     eor     r1, r1, r11, ror #14
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #31
     eor     r2, r2, r11, ror #30
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #1
     eor     r4, r4, r11
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #24
     eor     r6, r6, r11, ror #24
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #14
     eor     r9, r9, r11, ror #14
     bic     r10, r4, r2, ror #11
@@ -5791,38 +6892,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #3
     eor     r10, r8, r3, ror #7
     eor     r11, r9, r2, ror #8
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #5
     eor     r11, r1, r4, ror #6
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #7
     eor     r11, r3, r6, ror #8
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #7
     eor     r11, r5, r8, ror #8
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #1
     eor     r11, r7, r0, ror #2
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #14
     eor     r1, r1, r11, ror #14
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #25
     eor     r3, r3, r11, ror #25
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #25
     eor     r4, r4, r11, ror #25
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #25
     eor     r6, r6, r11, ror #25
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #13
     eor     r9, r9, r11, ror #13
     bic     r10, r4, r2, ror #10
@@ -5851,24 +6967,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, r10
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #8
     eor     r1, r1, r11, ror #8
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #17
     eor     r4, r4, r11, ror #17
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #26
     eor     r6, r6, r11, ror #26
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #11
     eor     r8, r8, r11, ror #11
     bic     r10, r4, r2, ror #9
@@ -5893,24 +7019,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #12
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #10
     eor     r0, r0, r11, ror #10
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #16
     eor     r3, r3, r11, ror #16
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #16
     eor     r4, r4, r11, ror #16
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #13
     eor     r7, r7, r11, ror #13
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #29
     eor     r9, r9, r11, ror #29
     bic     r10, r4, r2, ror #26
@@ -5935,24 +7071,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #10
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #16
     eor     r0, r0, r11, ror #16
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #29
     eor     r3, r3, r11, ror #29
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #15
     eor     r5, r5, r11, ror #15
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #24
     eor     r6, r6, r11, ror #24
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #24
     eor     r9, r9, r11, ror #24
     bic     r10, r4, r2, ror #19
@@ -5977,24 +7123,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #24
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #16
     eor     r1, r1, r11, ror #16
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #9
     eor     r2, r2, r11, ror #9
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10
     eor     r4, r4, r11
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #1
     eor     r6, r6, r11, ror #1
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #10
     eor     r9, r9, r11, ror #10
     bic     r10, r4, r2, ror #23
@@ -6078,38 +7234,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #11
     eor     r10, r8, r3, ror #6
     eor     r11, r9, r2, ror #7
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #7
     eor     r11, r1, r4, ror #7
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #17
     eor     r11, r3, r6, ror #17
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #2
     eor     r11, r5, r8, ror #2
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #29
     eor     r11, r7, r0, ror #29
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #10
     eor     r1, r1, r11, ror #10
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #28
     eor     r3, r3, r11, ror #28
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #8
     eor     r4, r4, r11, ror #7
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #17
     eor     r6, r6, r11, ror #17
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #13
     eor     r9, r9, r11, ror #14
     bic     r10, r4, r2, ror #26
@@ -6136,24 +7307,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #5
     eor     r1, r1, r11, ror #5
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #22
     eor     r3, r3, r11, ror #22
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #21
     eor     r4, r4, r11, ror #20
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #1
     eor     r6, r6, r11, ror #1
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #7
     eor     r8, r8, r11, ror #6
     bic     r10, r4, r2, ror #14
@@ -6178,24 +7359,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #6
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #15
     eor     r0, r0, r11, ror #15
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #22
     eor     r3, r3, r11, ror #21
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #26
     eor     r4, r4, r11, ror #27
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #16
     eor     r7, r7, r11, ror #17
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #3
     eor     r9, r9, r11, ror #3
     bic     r10, r4, r2, ror #24
@@ -6220,24 +7411,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #21
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #24
     eor     r0, r0, r11, ror #25
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #26
     eor     r3, r3, r11, ror #26
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #29
     eor     r5, r5, r11, ror #29
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #5
     eor     r6, r6, r11, ror #5
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #15
     eor     r9, r9, r11, ror #15
     bic     r10, r4, r2
@@ -6262,24 +7463,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #7
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #10
     eor     r1, r1, r11, ror #9
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #24
     eor     r2, r2, r11, ror #24
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #26
     eor     r4, r4, r11, ror #27
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #10
     eor     r6, r6, r11, ror #9
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #31
     eor     r9, r9, r11, ror #30
     bic     r10, r4, r2
@@ -6363,38 +7574,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #19
     eor     r10, r8, r3, ror #31
     eor     r11, r9, r2
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #19
     eor     r11, r1, r4, ror #20
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #29
     eor     r11, r3, r6, ror #30
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #25
     eor     r11, r5, r8, ror #26
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #19
     eor     r11, r7, r0, ror #20
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [lr, #0]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [lr, #0]
+    ldr     r1, [lr, #4]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #14
     eor     r1, r1, r11, ror #14
-    ldrd    r2, r3, [lr, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [lr, #48]
+    ldr     r3, [lr, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #30
     eor     r3, r3, r11, ror #29
-    ldrd    r5, r4, [lr, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [lr, #96]
+    ldr     r4, [lr, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #14
     eor     r4, r4, r11, ror #13
-    ldrd    r7, r6, [lr, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [lr, #144]
+    ldr     r6, [lr, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #16
     eor     r6, r6, r11, ror #15
-    ldrd    r8, r9, [lr, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [lr, #192]
+    ldr     r9, [lr, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #12
     eor     r9, r9, r11, ror #11
     bic     r10, r4, r2, ror #1
@@ -6421,24 +7647,34 @@ hqc_keccak_f1600_m4:
     eor     r1, r1, #0x00008000
     add     r10, sp, #40
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #24]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [lr, #24]
+    ldr     r1, [lr, #28]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #8
     eor     r1, r1, r11, ror #8
-    ldrd    r2, r3, [lr, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [lr, #72]
+    ldr     r3, [lr, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10
     eor     r3, r3, r11
-    ldrd    r5, r4, [lr, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [lr, #80]
+    ldr     r4, [lr, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #30
     eor     r4, r4, r11, ror #29
-    ldrd    r7, r6, [lr, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [lr, #128]
+    ldr     r6, [lr, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #2
     eor     r6, r6, r11, ror #2
-    ldrd    r9, r8, [lr, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [lr, #176]
+    ldr     r8, [lr, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #26
     eor     r8, r8, r11, ror #25
     bic     r10, r4, r2, ror #19
@@ -6463,24 +7699,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #6
     add     r10, sp, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #8]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [lr, #8]
+    ldr     r0, [lr, #12]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #18
     eor     r0, r0, r11, ror #18
-    ldrd    r2, r3, [lr, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [lr, #56]
+    ldr     r3, [lr, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #26
     eor     r3, r3, r11, ror #26
-    ldrd    r5, r4, [lr, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [lr, #104]
+    ldr     r4, [lr, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #6
     eor     r4, r4, r11, ror #6
-    ldrd    r6, r7, [lr, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [lr, #152]
+    ldr     r7, [lr, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #16
     eor     r7, r7, r11, ror #15
-    ldrd    r8, r9, [lr, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [lr, #160]
+    ldr     r9, [lr, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #6
     eor     r9, r9, r11, ror #5
     bic     r10, r4, r2, ror #16
@@ -6505,24 +7751,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #8
     add     r10, sp, #120
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [lr, #32]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [lr, #32]
+    ldr     r0, [lr, #36]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #30
     eor     r0, r0, r11, ror #30
-    ldrd    r2, r3, [lr, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [lr, #40]
+    ldr     r3, [lr, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #26
     eor     r3, r3, r11, ror #25
-    ldrd    r4, r5, [lr, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [lr, #88]
+    ldr     r5, [lr, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #8
     eor     r5, r5, r11, ror #7
-    ldrd    r7, r6, [lr, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [lr, #136]
+    ldr     r6, [lr, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #16
     eor     r6, r6, r11, ror #16
-    ldrd    r8, r9, [lr, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [lr, #184]
+    ldr     r9, [lr, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #8
     eor     r9, r9, r11, ror #8
     bic     r10, r4, r2, ror #15
@@ -6547,24 +7803,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11, ror #20
     add     r10, sp, #160
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [lr, #16]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [lr, #16]
+    ldr     r1, [lr, #20]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #26
     eor     r1, r1, r11, ror #26
-    ldrd    r3, r2, [lr, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [lr, #64]
+    ldr     r2, [lr, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #12
     eor     r2, r2, r11, ror #11
-    ldrd    r5, r4, [lr, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [lr, #112]
+    ldr     r4, [lr, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #14
     eor     r4, r4, r11, ror #14
-    ldrd    r7, r6, [lr, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [lr, #120]
+    ldr     r6, [lr, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #18
     eor     r6, r6, r11, ror #17
-    ldrd    r8, r9, [lr, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [lr, #168]
+    ldr     r9, [lr, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #12
     eor     r9, r9, r11, ror #12
     bic     r10, r4, r2, ror #3
@@ -6648,38 +7914,53 @@ hqc_keccak_f1600_m4:
     eor     r9, r9, r10, ror #25
     eor     r10, r8, r3, ror #19
     eor     r11, r9, r2, ror #18
-    strd    r10, r11, [sp, #0]
+    str     r10, [sp, #0]
+    str     r11, [sp, #4]
     eor     r10, r0, r5, ror #10
     eor     r11, r1, r4, ror #11
-    strd    r10, r11, [sp, #8]
+    str     r10, [sp, #8]
+    str     r11, [sp, #12]
     eor     r10, r2, r7, ror #13
     eor     r11, r3, r6, ror #13
-    strd    r10, r11, [sp, #16]
+    str     r10, [sp, #16]
+    str     r11, [sp, #20]
     eor     r10, r4, r9, ror #14
     eor     r11, r5, r8, ror #14
-    strd    r10, r11, [sp, #24]
+    str     r10, [sp, #24]
+    str     r11, [sp, #28]
     eor     r10, r6, r1, ror #5
     eor     r11, r7, r0, ror #6
-    strd    r10, r11, [sp, #32]
+    str     r10, [sp, #32]
+    str     r11, [sp, #36]
     ldr     lr, [sp, #240]
-    ldrd    r0, r1, [sp, #40]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r0, [sp, #40]
+    ldr     r1, [sp, #44]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r0, r0, r10, ror #25
     eor     r1, r1, r11, ror #26
-    ldrd    r2, r3, [sp, #88]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r2, [sp, #88]
+    ldr     r3, [sp, #92]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r2, r2, r10, ror #30
     eor     r3, r3, r11, ror #30
-    ldrd    r5, r4, [sp, #136]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r5, [sp, #136]
+    ldr     r4, [sp, #140]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r5, r5, r10, ror #11
     eor     r4, r4, r11, ror #11
-    ldrd    r7, r6, [sp, #184]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r7, [sp, #184]
+    ldr     r6, [sp, #188]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r7, r7, r10, ror #21
     eor     r6, r6, r11, ror #20
-    ldrd    r8, r9, [sp, #232]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r8, [sp, #232]
+    ldr     r9, [sp, #236]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r8, r8, r10, ror #7
     eor     r9, r9, r11, ror #7
     bic     r10, r4, r2
@@ -6706,24 +7987,34 @@ hqc_keccak_f1600_m4:
     movt    r10, #0x8000
     eor     r1, r1, r10
     stm     lr, {r0-r9}
-    ldrd    r0, r1, [sp, #64]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r0, [sp, #64]
+    ldr     r1, [sp, #68]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r0, r0, r10, ror #17
     eor     r1, r1, r11, ror #17
-    ldrd    r2, r3, [sp, #112]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r2, [sp, #112]
+    ldr     r3, [sp, #116]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r2, r2, r10, ror #4
     eor     r3, r3, r11, ror #4
-    ldrd    r5, r4, [sp, #120]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r5, [sp, #120]
+    ldr     r4, [sp, #124]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r5, r5, r10, ror #12
     eor     r4, r4, r11, ror #12
-    ldrd    r7, r6, [sp, #168]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r7, [sp, #168]
+    ldr     r6, [sp, #172]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r7, r7, r10, ror #30
     eor     r6, r6, r11, ror #29
-    ldrd    r9, r8, [sp, #216]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r9, [sp, #216]
+    ldr     r8, [sp, #220]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r9, r9, r10, ror #2
     eor     r8, r8, r11, ror #2
     bic     r10, r4, r2
@@ -6748,24 +8039,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #40
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #48]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r1, [sp, #48]
+    ldr     r0, [sp, #52]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r1, r1, r10, ror #20
     eor     r0, r0, r11, ror #19
-    ldrd    r2, r3, [sp, #96]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r2, [sp, #96]
+    ldr     r3, [sp, #100]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r2, r2, r10, ror #29
     eor     r3, r3, r11, ror #30
-    ldrd    r5, r4, [sp, #144]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r5, [sp, #144]
+    ldr     r4, [sp, #148]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r5, r5, r10, ror #19
     eor     r4, r4, r11, ror #18
-    ldrd    r6, r7, [sp, #192]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r6, [sp, #192]
+    ldr     r7, [sp, #196]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r6, r6, r10, ror #10
     eor     r7, r7, r11, ror #10
-    ldrd    r8, r9, [sp, #200]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r8, [sp, #200]
+    ldr     r9, [sp, #204]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r8, r8, r10, ror #4
     eor     r9, r9, r11, ror #5
     bic     r10, r4, r2
@@ -6790,24 +8091,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #80
     stm     r10, {r0-r9}
-    ldrd    r1, r0, [sp, #72]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r1, [sp, #72]
+    ldr     r0, [sp, #76]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r1, r1, r10, ror #1
     eor     r0, r0, r11
-    ldrd    r2, r3, [sp, #80]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r2, [sp, #80]
+    ldr     r3, [sp, #84]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r2, r2, r10, ror #27
     eor     r3, r3, r11, ror #28
-    ldrd    r4, r5, [sp, #128]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r4, [sp, #128]
+    ldr     r5, [sp, #132]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r4, r4, r10, ror #15
     eor     r5, r5, r11, ror #15
-    ldrd    r7, r6, [sp, #176]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r7, [sp, #176]
+    ldr     r6, [sp, #180]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r7, r7, r10, ror #25
     eor     r6, r6, r11, ror #25
-    ldrd    r8, r9, [sp, #224]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r8, [sp, #224]
+    ldr     r9, [sp, #228]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r8, r8, r10, ror #3
     eor     r9, r9, r11, ror #3
     bic     r10, r4, r2
@@ -6832,24 +8143,34 @@ hqc_keccak_f1600_m4:
     eor     r3, r3, r11
     add     r10, lr, #120
     stm     r10, {r0-r9}
-    ldrd    r0, r1, [sp, #56]
-    ldrd    r10, r11, [sp, #16]
+    ldr     r0, [sp, #56]
+    ldr     r1, [sp, #60]
+    ldr     r10, [sp, #16]
+    ldr     r11, [sp, #20]
     eor     r0, r0, r10, ror #1
     eor     r1, r1, r11, ror #2
-    ldrd    r3, r2, [sp, #104]
-    ldrd    r10, r11, [sp, #24]
+    ldr     r3, [sp, #104]
+    ldr     r2, [sp, #108]
+    ldr     r10, [sp, #24]
+    ldr     r11, [sp, #28]
     eor     r3, r3, r10, ror #4
     eor     r2, r2, r11, ror #3
-    ldrd    r5, r4, [sp, #152]
-    ldrd    r10, r11, [sp, #32]
+    ldr     r5, [sp, #152]
+    ldr     r4, [sp, #156]
+    ldr     r10, [sp, #32]
+    ldr     r11, [sp, #36]
     eor     r5, r5, r10, ror #27
     eor     r4, r4, r11, ror #26
-    ldrd    r7, r6, [sp, #160]
-    ldrd    r10, r11, [sp, #0]
+    ldr     r7, [sp, #160]
+    ldr     r6, [sp, #164]
+    ldr     r10, [sp, #0]
+    ldr     r11, [sp, #4]
     eor     r7, r7, r10, ror #25
     eor     r6, r6, r11, ror #25
-    ldrd    r8, r9, [sp, #208]
-    ldrd    r10, r11, [sp, #8]
+    ldr     r8, [sp, #208]
+    ldr     r9, [sp, #212]
+    ldr     r10, [sp, #8]
+    ldr     r11, [sp, #12]
     eor     r8, r8, r10, ror #19
     eor     r9, r9, r11, ror #19
     bic     r10, r4, r2

@@ -27,9 +27,10 @@ use super::xof::Xof;
 /// in constant time. The one entry point the PKE uses for x, y, r1, r2 and e.
 ///
 /// * On the board build with feature `m4-asm` (`target_os = "none"`, Arm) it calls the
-///   Thumb-2 routine `hqc_support_expand_m4` (`board/m4kem/support_expand.S`: per output
-///   word and support entry one compare and two ORRs predicated in an IT block, LDM of three
-///   precomputed entries, four groups per unrolled pass), which the m4kem build links in.
+///   Thumb-2 routine `hqc_support_expand_m4` (`board/m4kem/support_expand.S`: four output
+///   words in registers per pass over a table of precomputed entries; per entry one LDM, and
+///   per pair of output words one compare and four ORRs predicated in an IT block; the entry
+///   steps unrolled), which the m4kem build links in.
 /// * Everywhere else it is the portable [`support_to_dense`], which is also the reference
 ///   the routine is tested against on the board (`m4kem_expand_selftest`).
 ///
@@ -54,7 +55,7 @@ pub fn expand_support_reference(support: &[u32], out: &mut [u64]) {
 mod m4_asm {
     use super::MAX_WEIGHT;
 
-    // The routine's table holds 150 entries.
+    // The routine unrolls 150 entry steps.
     const _: () = assert!(MAX_WEIGHT <= 150);
 
     extern "C" {
@@ -64,8 +65,8 @@ mod m4_asm {
     pub(super) fn expand(support: &[u32], out: &mut [u64]) {
         let w = support.len().min(MAX_WEIGHT);
         // SAFETY: the routine reads `w` u32 from `support` and writes `out.len()` u64 to
-        // `out` (both valid slices of at least that length), uses 1.85 KB of stack and
-        // follows the AAPCS.
+        // `out` (both valid slices of at least that length), uses 56 + 20·w bytes of stack
+        // (3,056 at w = 150) and follows the AAPCS.
         unsafe {
             hqc_support_expand_m4(
                 out.as_mut_ptr(),

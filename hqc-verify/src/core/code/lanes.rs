@@ -12,18 +12,22 @@ use crate::core::ct::barrier;
 pub type Lanes = [u64; 8];
 
 const LSB: u64 = 0x0101_0101_0101_0101;
+/// The 64-bit form of [`xtime`]'s shift mask (the tests' reference).
+#[cfg(test)]
 const NOT_LSB: u64 = !LSB;
 
-/// Multiplies every lane by α = x (modulus 0x11D).
+/// Multiplies every lane by α = x (modulus 0x11D), on the two 32-bit halves (a 64-bit
+/// multiply costs several instructions on the Cortex-M4, a 32-bit one a single cycle).
 #[inline(always)]
 pub fn xtime(x: u64) -> u64 {
-    ((x << 1) & NOT_LSB) ^ (((x >> 7) & LSB) * 0x1D)
+    xtime32(x as u32) as u64 | (xtime32((x >> 32) as u32) as u64) << 32
 }
 
-/// 0xFF in every lane whose bit `b` is set, else 0.
+/// 0xFF in every lane whose bit `b` is set, else 0 (on the two 32-bit halves, as [`xtime`]).
 #[inline(always)]
 pub fn spread(x: u64, b: u32) -> u64 {
-    ((x >> b) & LSB) * 0xFF
+    let half = |h: u32| ((h >> b) & LSB as u32).wrapping_mul(0xFF);
+    half(x as u32) as u64 | (half((x >> 32) as u32) as u64) << 32
 }
 
 /// Packs up to 64 bytes into lanes (missing lanes are zero).
@@ -65,17 +69,46 @@ pub fn broadcast(s: u8) -> u64 {
     s as u64 * LSB
 }
 
-/// `v · s` lane-wise for a (secret) scalar `s`.
+/// Multiplies each of the four lanes of a 32-bit word by α (the 32-bit half of [`xtime`]).
+#[inline(always)]
+fn xtime32(x: u32) -> u32 {
+    ((x << 1) & 0xFEFE_FEFE) ^ (((x >> 7) & 0x0101_0101) * 0x1D)
+}
+
+/// `v · s` lane-wise for a (secret) scalar `s`. Word by word, on the two 32-bit halves, so that
+/// a word and its sum stay in registers through the eight bit steps (the Cortex-M4 has no
+/// 64-bit registers); [`scale_reference`] is the bit-outer form it is tested against.
 pub fn scale(v: &Lanes, s: u8, nw: usize) -> Lanes {
+    let mut masks = [0u32; 8];
+    for (b, m) in masks.iter_mut().enumerate() {
+        *m = ((s as u32 >> b) & 1).wrapping_neg();
+    }
+    let masks = barrier(masks);
+    let mut acc = [0u64; 8];
+    for (a, &w) in acc.iter_mut().zip(v).take(nw) {
+        let (mut lo, mut hi) = (w as u32, (w >> 32) as u32);
+        let (mut alo, mut ahi) = (0u32, 0u32);
+        for &m in &masks {
+            alo ^= lo & m;
+            ahi ^= hi & m;
+            lo = xtime32(lo);
+            hi = xtime32(hi);
+        }
+        *a = alo as u64 | (ahi as u64) << 32;
+    }
+    acc
+}
+
+/// The bit-outer form of [`scale`] (the previous one): the reference it is tested against.
+pub fn scale_reference(v: &Lanes, s: u8, nw: usize) -> Lanes {
     let mut masks = [0u64; 8];
     for (b, m) in masks.iter_mut().enumerate() {
         *m = ((s as u64 >> b) & 1).wrapping_neg();
     }
-    let masks = barrier(masks);
     let mut acc = [0u64; 8];
     let mut t = *v;
     for m in masks {
-        for i in 0..nw {
+        for i in 0..nw.min(8) {
             acc[i] ^= t[i] & m;
             t[i] = xtime(t[i]);
         }
@@ -107,13 +140,16 @@ pub fn spreads(v: &Lanes, nw: usize) -> [Lanes; 8] {
     s
 }
 
-/// `v ⊙ p` given the spreads of `v` and the α-powers `p_b = α^b · p` of a vector `p`.
+/// `v ⊙ p` given the spreads of `v` and the α-powers `p_b = α^b · p` of a vector `p` (word
+/// by word, the sum of a word kept in registers through its eight terms).
 pub fn hadamard_spread(sp: &[Lanes; 8], pows: &[Lanes; 8], nw: usize) -> Lanes {
     let mut acc = [0u64; 8];
-    for b in 0..8 {
-        for i in 0..nw {
-            acc[i] ^= sp[b][i] & pows[b][i];
+    for (i, a) in acc.iter_mut().enumerate().take(nw) {
+        let mut x = 0u64;
+        for b in 0..8 {
+            x ^= sp[b][i] & pows[b][i];
         }
+        *a = x;
     }
     acc
 }
@@ -157,6 +193,45 @@ pub fn truncate(v: &mut Lanes, lanes: usize) {
 mod tests {
     use super::super::gf256::mul;
     use super::*;
+
+    #[test]
+    fn xtime_and_spread_equal_their_64_bit_forms() {
+        let mut x: u64 = 0x0123_4567_89AB_CDEF;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(
+                xtime(x),
+                ((x << 1) & NOT_LSB) ^ (((x >> 7) & LSB) * 0x1D),
+                "{x:#x}"
+            );
+            for b in 0..8 {
+                assert_eq!(spread(x, b), ((x >> b) & LSB) * 0xFF, "{x:#x} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn scale_equals_reference_on_seeded_vectors() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for k in 0..300 {
+            let v: Lanes = core::array::from_fn(|_| next());
+            let s = (next() & 0xFF) as u8;
+            let nw = k % 9;
+            assert_eq!(scale(&v, s, nw), scale_reference(&v, s, nw), "k {k}");
+        }
+        for s in 0..=255u8 {
+            let v: Lanes = core::array::from_fn(|i| next() ^ i as u64);
+            assert_eq!(scale(&v, s, 8), scale_reference(&v, s, 8), "s {s}");
+        }
+    }
 
     #[test]
     fn lane_ops_match_scalar() {
