@@ -10,7 +10,7 @@
 //! hqc-verify pin --kat-dir DIR [--pins-dir DIR] [--json] [--out FILE]
 //! hqc-verify board --params FILE [...] [--json] [--out FILE]
 //! hqc-verify package --params FILE --out-dir DIR [--flavour v5.0.0|2026-02] [--force]
-//!                    [--json] [--out FILE]
+//!                    [--board [--kat-count K]] [--json] [--out FILE]
 //! ```
 //!
 //! One vocabulary for every command: `--json` prints the JSON report on stdout instead of
@@ -415,9 +415,9 @@ fn cmd_board(b: &BoardCmd) -> Result<bool> {
 
 fn cmd_package(p: &PackageCmd) -> Result<bool> {
     p.output.check()?;
-    let report = package::write_package(&p.args.request())?;
+    let report = package::execute(&p.args)?;
     p.output.emit(&report, &package::render_text(&report))?;
-    Ok(true)
+    Ok(report.passed())
 }
 
 /// The error and its causes as one sentence, each cause named once (a cause whose text the

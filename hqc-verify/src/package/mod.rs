@@ -10,6 +10,8 @@
 //! ([`crate::board::params::load`]); the folder is written atomically (a temporary folder
 //! beside it, then one rename) and an existing one is replaced only with `force`.
 
+pub mod board;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -21,30 +23,30 @@ use crate::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
 
 /// The KEM sources, copied unchanged (file name, text).
 pub const TEMPLATES: [(&str, &str); 14] = [
-    ("kem.c", include_str!("../pqm4/src/kem.c")),
-    ("hqc_params.h", include_str!("../pqm4/src/hqc_params.h")),
-    ("hqc_ct.h", include_str!("../pqm4/src/hqc_ct.h")),
-    ("hqc_keccak.h", include_str!("../pqm4/src/hqc_keccak.h")),
-    ("hqc_keccak.c", include_str!("../pqm4/src/hqc_keccak.c")),
-    ("hqc_ring.h", include_str!("../pqm4/src/hqc_ring.h")),
-    ("hqc_ring.c", include_str!("../pqm4/src/hqc_ring.c")),
-    ("hqc_sampling.h", include_str!("../pqm4/src/hqc_sampling.h")),
-    ("hqc_sampling.c", include_str!("../pqm4/src/hqc_sampling.c")),
-    ("hqc_code.h", include_str!("../pqm4/src/hqc_code.h")),
-    ("hqc_rs.c", include_str!("../pqm4/src/hqc_rs.c")),
-    ("hqc_rm.c", include_str!("../pqm4/src/hqc_rm.c")),
-    ("hqc_pke.h", include_str!("../pqm4/src/hqc_pke.h")),
-    ("hqc_pke.c", include_str!("../pqm4/src/hqc_pke.c")),
+    ("kem.c", include_str!("../../pqm4/src/kem.c")),
+    ("hqc_params.h", include_str!("../../pqm4/src/hqc_params.h")),
+    ("hqc_ct.h", include_str!("../../pqm4/src/hqc_ct.h")),
+    ("hqc_keccak.h", include_str!("../../pqm4/src/hqc_keccak.h")),
+    ("hqc_keccak.c", include_str!("../../pqm4/src/hqc_keccak.c")),
+    ("hqc_ring.h", include_str!("../../pqm4/src/hqc_ring.h")),
+    ("hqc_ring.c", include_str!("../../pqm4/src/hqc_ring.c")),
+    ("hqc_sampling.h", include_str!("../../pqm4/src/hqc_sampling.h")),
+    ("hqc_sampling.c", include_str!("../../pqm4/src/hqc_sampling.c")),
+    ("hqc_code.h", include_str!("../../pqm4/src/hqc_code.h")),
+    ("hqc_rs.c", include_str!("../../pqm4/src/hqc_rs.c")),
+    ("hqc_rm.c", include_str!("../../pqm4/src/hqc_rm.c")),
+    ("hqc_pke.h", include_str!("../../pqm4/src/hqc_pke.h")),
+    ("hqc_pke.c", include_str!("../../pqm4/src/hqc_pke.c")),
 ];
 
 /// The Thumb-2 routines of the board KEM, copied unchanged.
 pub const BOARD_ASM: [(&str, &str); 2] = [
-    ("keccak_f1600.S", include_str!("../board/m4kem/keccak_f1600.S")),
-    ("support_expand.S", include_str!("../board/m4kem/support_expand.S")),
+    ("keccak_f1600.S", include_str!("../../board/m4kem/keccak_f1600.S")),
+    ("support_expand.S", include_str!("../../board/m4kem/support_expand.S")),
 ];
 
-const FAFFT_C: &str = include_str!("../board/firmware/fafft/fafft.c");
-const FAFFT_H: &str = include_str!("../board/firmware/fafft/fafft.h");
+const FAFFT_C: &str = include_str!("../../board/firmware/fafft/fafft.c");
+const FAFFT_H: &str = include_str!("../../board/firmware/fafft/fafft.h");
 
 /// The export's headers the multiplier includes.
 pub const EXPORT_HEADERS: [&str; 7] = [
@@ -88,6 +90,9 @@ pub enum PackageError {
     /// The generated tower header could not be made.
     #[error("bs_tower_gen.h: {0}")]
     Generator(String),
+    /// The board harness could not run.
+    #[error(transparent)]
+    Harness(#[from] board::HarnessError),
 }
 
 fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> PackageError {
@@ -115,6 +120,20 @@ pub struct PackageArgs {
     /// Replace an existing crypto_kem/hqc-<L>/m4f/ folder.
     #[arg(long)]
     pub force: bool,
+    /// Then run the board harness on the written folder (QEMU mps2-an386, pqm4 flags):
+    /// KATs, pqm4's functional test, instructions, estimated cycles, peak stack, sizes, and a
+    /// build with the NUCLEO-L4R5ZI settings.
+    #[arg(long)]
+    pub board: bool,
+    /// With --board: KAT entries checked on the board (the first K, 1..=100).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub kat_count: u16,
+    /// With --board: build folder (default: <repo>/build/pqm4/hqc-<L>-<flavour>).
+    #[arg(long, value_name = "DIR")]
+    pub build_dir: Option<PathBuf>,
+    /// With --board: time limit of the QEMU run, in seconds.
+    #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub timeout: u64,
 }
 
 fn parse_flavour(s: &str) -> Result<Flavour, String> {
@@ -161,6 +180,43 @@ pub struct PackageReport {
     pub params: String,
     /// The files written, sorted, with their sizes in bytes.
     pub files: Vec<(String, u64)>,
+    /// The board harness's report (with `--board`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<board::HarnessReport>,
+}
+
+/// `hqc-verify package`: writes the folder, then with `--board` runs the harness on it.
+pub fn execute(args: &PackageArgs) -> Result<PackageReport, PackageError> {
+    let mut report = write_package(&args.request())?;
+    if args.board {
+        let level = Level::parse(&report.level).ok_or_else(|| PackageError::Unsupported {
+            file: report.params.clone(),
+            reason: format!("unknown level {}", report.level),
+        })?;
+        let build = args.build_dir.clone().unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("build")
+                .join("pqm4")
+                .join(format!("hqc-{}-{}", level.digit(), args.flavour.name()))
+        });
+        report.board = Some(board::run(
+            &report.dir,
+            level,
+            args.flavour,
+            &build,
+            usize::from(args.kat_count),
+            args.timeout,
+        )?);
+    }
+    Ok(report)
+}
+
+impl PackageReport {
+    /// Every check passed (true without --board).
+    pub fn passed(&self) -> bool {
+        self.board.as_ref().is_none_or(|b| b.passed)
+    }
 }
 
 /// The sizes of api.h for a level.
@@ -288,7 +344,7 @@ fn readme(cfg: &Config, flavour: Flavour, names: &[String]) -> String {
     let mut list: Vec<&str> = names.iter().map(String::as_str).collect();
     list.sort_unstable();
     format!(
-        include_str!("../pqm4/README.template.md"),
+        include_str!("../../pqm4/README.template.md"),
         level = cfg.level.name(),
         digit = cfg.level.digit(),
         flavour = flavour.name(),
@@ -330,6 +386,7 @@ pub fn write_package(req: &PackageRequest) -> Result<PackageReport, PackageError
         config_id: cfg.info.config_id.clone(),
         params: cfg.info.file.clone(),
         files: files.iter().map(|(n, b)| (n.clone(), b.len() as u64)).collect(),
+        board: None,
     })
 }
 
@@ -366,8 +423,9 @@ fn replace(tmp: &Path, dir: &Path, parent: &Path, tag: &str) -> Result<(), Packa
 /// The report as text.
 pub fn render_text(r: &PackageReport) -> String {
     let bytes: u64 = r.files.iter().map(|(_, b)| b).sum();
+    let board = r.board.as_ref().map(board::render_text).unwrap_or_default();
     format!(
-        "wrote {}: pqm4 package of {}, flavour {}, config_id {}; {} files, {} bytes; from {}\n",
+        "wrote {}: pqm4 package of {}, flavour {}, config_id {}; {} files, {} bytes; from {}\n{board}",
         r.dir.display(),
         r.level,
         r.flavour,
