@@ -173,7 +173,11 @@ fn check_kat(exe: &Path, level: Level, flavour: Flavour, count: usize) {
     let (seeds, rnd) = kat_randomness(k, count);
     let out = drive(exe, &count.to_string(), &rnd);
     let rec = pk + sk + ct + 64;
-    assert_eq!(out.len(), rec * count, "{level} {flavour}: driver output length");
+    assert_eq!(
+        out.len(),
+        rec * count,
+        "{level} {flavour}: driver output length"
+    );
     let mut entries = Vec::new();
     for (i, r) in out.chunks_exact(rec).enumerate() {
         let (ss, ss2) = (&r[pk + sk + ct..pk + sk + ct + 32], &r[pk + sk + ct + 32..]);
@@ -213,7 +217,11 @@ fn check_level(level: Level, count: usize) {
         let [_, _, _, k] = sizes(level);
         let (_, rnd) = kat_randomness(k, 1);
         let text = drive(&exe, "-t", &rnd);
-        assert_eq!(String::from_utf8_lossy(&text).trim(), "ok", "{level} {flavour} failure cases");
+        assert_eq!(
+            String::from_utf8_lossy(&text).trim(),
+            "ok",
+            "{level} {flavour} failure cases"
+        );
     }
 }
 
@@ -265,7 +273,10 @@ fn existing_package_is_kept_without_force_and_replaced_with_it() {
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name() != "m4f")
         .collect();
-    assert!(leftovers.is_empty(), "temporary folders left: {leftovers:?}");
+    assert!(
+        leftovers.is_empty(),
+        "temporary folders left: {leftovers:?}"
+    );
 }
 
 #[test]
@@ -283,6 +294,10 @@ fn artifact_layout_and_missing_files_are_refused_and_write_nothing() {
         })
         .expect_err("refused");
         assert!(!e.to_string().is_empty());
-        assert!(!s.0.join("out").exists(), "{}: nothing written", bad.display());
+        assert!(
+            !s.0.join("out").exists(),
+            "{}: nothing written",
+            bad.display()
+        );
     }
 }

@@ -53,7 +53,9 @@ const PLUGIN_C: &str = include_str!("../../board/plugin/insncount.c");
 #[derive(Debug, Error)]
 pub enum HarnessError {
     /// A program that cannot be started.
-    #[error("cannot start {program}: {source} (scripts/install-board-deps.sh installs the board tools)")]
+    #[error(
+        "cannot start {program}: {source} (scripts/install-board-deps.sh installs the board tools)"
+    )]
     Spawn {
         /// The program.
         program: String,
@@ -165,10 +167,26 @@ pub fn run(
     write_support(&support)?;
     let (objs, warnings) = compile_package(dir, &support, &build.join("mps2"), &MPS2_FLAGS)?;
     let sizes = object_sizes(&objs)?;
-    let elf = link_harness(dir, &support, build, &objs, &MPS2_FLAGS, kat_count, "harness")?;
+    let elf = link_harness(
+        dir,
+        &support,
+        build,
+        &objs,
+        &MPS2_FLAGS,
+        kat_count,
+        "harness",
+    )?;
     let (nucleo_objs, _) = compile_package(dir, &support, &build.join("nucleo"), &NUCLEO_FLAGS)?;
-    let nucleo_build =
-        link_harness(dir, &support, build, &nucleo_objs, &NUCLEO_FLAGS, 1, "nucleo").is_ok();
+    let nucleo_build = link_harness(
+        dir,
+        &support,
+        build,
+        &nucleo_objs,
+        &NUCLEO_FLAGS,
+        1,
+        "nucleo",
+    )
+    .is_ok();
     let plugin = build_plugin(&support)?;
     let (stdout, log, status) = run_qemu(&elf, &plugin, build, timeout)?;
     let ops = op_figures(&stdout, &log)?;
@@ -250,13 +268,19 @@ fn compile_package(
     let mut srcs: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(io("read", dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c" || x == "S" || x == "s"))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "c" || x == "S" || x == "s")
+        })
         .collect();
     srcs.sort();
     let mut objs = Vec::new();
     let mut warnings = 0;
     for src in &srcs {
-        let name = src.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = src
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let obj = objdir.join(format!("{name}.o"));
         let text = checked(
             Command::new("arm-none-eabi-gcc")
@@ -315,7 +339,12 @@ fn link_harness(
             .arg(format!("-DKAT_COUNT={kat_count}"))
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", support.display()))
-            .args(["-nostdlib", "-nostartfiles", "-Wl,--gc-sections", "-Wl,--no-warn-execstack"])
+            .args([
+                "-nostdlib",
+                "-nostartfiles",
+                "-Wl,--gc-sections",
+                "-Wl,--no-warn-execstack",
+            ])
             .arg(format!("-T{}", support.join("link.ld").display()))
             .arg(support.join("pqm4_harness.c"))
             .arg(support.join("board.c"))
@@ -341,7 +370,10 @@ fn build_plugin(support: &Path) -> Result<PathBuf, HarnessError> {
 }
 
 fn symbol(elf: &Path, name: &str) -> Result<String, HarnessError> {
-    let text = checked(Command::new("arm-none-eabi-nm").arg(elf), "arm-none-eabi-nm")?;
+    let text = checked(
+        Command::new("arm-none-eabi-nm").arg(elf),
+        "arm-none-eabi-nm",
+    )?;
     text.lines()
         .find_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
@@ -363,7 +395,15 @@ fn run_qemu(
     let _ = fs::remove_file(&log);
     let out = Command::new("timeout")
         .arg(timeout.to_string())
-        .args(["qemu-system-arm", "-M", "mps2-an386", "-display", "none", "-monitor", "none"])
+        .args([
+            "qemu-system-arm",
+            "-M",
+            "mps2-an386",
+            "-display",
+            "none",
+            "-monitor",
+            "none",
+        ])
         .args(["-serial", "none", "-chardev", "stdio,id=sh0"])
         .args(["-semihosting-config", "enable=on,target=native,chardev=sh0"])
         .arg("-plugin")
@@ -401,7 +441,12 @@ pub fn op_figures(stdout: &str, log: &str) -> Result<Vec<OpFigures>, HarnessErro
             .ok_or_else(|| HarnessError::Output(format!("no plugin region #{k} ({})", f[2])))?;
         let stack = stdout
             .lines()
-            .find_map(|l| l.strip_prefix(&format!("stack {} ", f[2]))?.trim().parse().ok())
+            .find_map(|l| {
+                l.strip_prefix(&format!("stack {} ", f[2]))?
+                    .trim()
+                    .parse()
+                    .ok()
+            })
             .ok_or_else(|| HarnessError::Output(format!("no stack line for {}", f[2])))?;
         ops.push(OpFigures {
             op: f[2].into(),
@@ -420,7 +465,11 @@ pub fn op_figures(stdout: &str, log: &str) -> Result<Vec<OpFigures>, HarnessErro
 }
 
 /// (entries printed, entries whose digest equals the board pin).
-fn kat_matches(stdout: &str, level: Level, flavour: Flavour) -> Result<(usize, usize), HarnessError> {
+fn kat_matches(
+    stdout: &str,
+    level: Level,
+    flavour: Flavour,
+) -> Result<(usize, usize), HarnessError> {
     let pins = entry_pins(flavour, level).map_err(|e| HarnessError::Output(e.to_string()))?;
     let mut checked = 0;
     let mut matched = 0;
@@ -484,8 +533,17 @@ mod tests {
     fn kat_lines_are_judged_by_the_board_pins() {
         let pins = entry_pins(Flavour::V2026_02, Level::Hqc1).expect("pins");
         let good = format!("kat 0 {}\nkat 1 {}\n", pins[0].board, pins[1].board);
-        assert_eq!(kat_matches(&good, Level::Hqc1, Flavour::V2026_02).ok(), Some((2, 2)));
-        let bad = format!("kat 0 {}\nkat 1 {} decaps-mismatch\n", pins[1].board, pins[1].board);
-        assert_eq!(kat_matches(&bad, Level::Hqc1, Flavour::V2026_02).ok(), Some((2, 0)));
+        assert_eq!(
+            kat_matches(&good, Level::Hqc1, Flavour::V2026_02).ok(),
+            Some((2, 2))
+        );
+        let bad = format!(
+            "kat 0 {}\nkat 1 {} decaps-mismatch\n",
+            pins[1].board, pins[1].board
+        );
+        assert_eq!(
+            kat_matches(&bad, Level::Hqc1, Flavour::V2026_02).ok(),
+            Some((2, 0))
+        );
     }
 }

@@ -30,8 +30,14 @@ pub const TEMPLATES: [(&str, &str); 14] = [
     ("hqc_keccak.c", include_str!("../../pqm4/src/hqc_keccak.c")),
     ("hqc_ring.h", include_str!("../../pqm4/src/hqc_ring.h")),
     ("hqc_ring.c", include_str!("../../pqm4/src/hqc_ring.c")),
-    ("hqc_sampling.h", include_str!("../../pqm4/src/hqc_sampling.h")),
-    ("hqc_sampling.c", include_str!("../../pqm4/src/hqc_sampling.c")),
+    (
+        "hqc_sampling.h",
+        include_str!("../../pqm4/src/hqc_sampling.h"),
+    ),
+    (
+        "hqc_sampling.c",
+        include_str!("../../pqm4/src/hqc_sampling.c"),
+    ),
     ("hqc_code.h", include_str!("../../pqm4/src/hqc_code.h")),
     ("hqc_rs.c", include_str!("../../pqm4/src/hqc_rs.c")),
     ("hqc_rm.c", include_str!("../../pqm4/src/hqc_rm.c")),
@@ -41,8 +47,14 @@ pub const TEMPLATES: [(&str, &str); 14] = [
 
 /// The Thumb-2 routines of the board KEM, copied unchanged.
 pub const BOARD_ASM: [(&str, &str); 2] = [
-    ("keccak_f1600.S", include_str!("../../board/m4kem/keccak_f1600.S")),
-    ("support_expand.S", include_str!("../../board/m4kem/support_expand.S")),
+    (
+        "keccak_f1600.S",
+        include_str!("../../board/m4kem/keccak_f1600.S"),
+    ),
+    (
+        "support_expand.S",
+        include_str!("../../board/m4kem/support_expand.S"),
+    ),
 ];
 
 const FAFFT_C: &str = include_str!("../../board/firmware/fafft/fafft.c");
@@ -64,7 +76,7 @@ pub const EXPORT_HEADERS: [&str; 7] = [
 pub enum PackageError {
     /// params.json is refused (the board's reader: schema, checksum, headers, rules).
     #[error(transparent)]
-    Params(#[from] BoardError),
+    Params(Box<BoardError>),
     /// The export cannot be packaged (a layout or kind pqm4's flat folder cannot hold).
     #[error("{file}: {reason}")]
     Unsupported {
@@ -222,7 +234,12 @@ impl PackageReport {
 /// The sizes of api.h for a level.
 fn sizes(level: Level) -> [usize; 4] {
     fn of<P: ParamSet>() -> [usize; 4] {
-        [P::DK_BYTES, P::EK_BYTES, P::CT_BYTES, crate::core::params::SS_BYTES]
+        [
+            P::DK_BYTES,
+            P::EK_BYTES,
+            P::CT_BYTES,
+            crate::core::params::SS_BYTES,
+        ]
     }
     match level {
         Level::Hqc1 => of::<Hqc1>(),
@@ -267,13 +284,20 @@ pub fn package_files(
         out.push(((*name).clone(), fs::read(&p).map_err(io("read", &p))?));
     }
     let pj = cfg.dir.join("params.json");
-    out.push(("params.json".into(), fs::read(&pj).map_err(io("read", &pj))?));
+    out.push((
+        "params.json".into(),
+        fs::read(&pj).map_err(io("read", &pj))?,
+    ));
     let xor_inout = out
         .iter()
         .any(|(n, b)| n == "gen_xor_programs.h" && contains(b, b"encode_xor(const uint32_t *in32"));
-    out.push(("fafft.c".into(), fafft_c(!asm.is_empty(), xor_inout).into_bytes()));
+    out.push((
+        "fafft.c".into(),
+        fafft_c(!asm.is_empty(), xor_inout).into_bytes(),
+    ));
     out.push(("fafft.h".into(), FAFFT_H.as_bytes().to_vec()));
-    let tower = fwgen::bs_tower::bs_tower_header().map_err(|e| PackageError::Generator(e.to_string()))?;
+    let tower =
+        fwgen::bs_tower::bs_tower_header().map_err(|e| PackageError::Generator(e.to_string()))?;
     out.push(("bs_tower_gen.h".into(), tower.into_bytes()));
     for (n, t) in TEMPLATES.iter().chain(BOARD_ASM.iter()) {
         out.push(((*n).into(), t.as_bytes().to_vec()));
@@ -281,7 +305,10 @@ pub fn package_files(
     out.push(("api.h".into(), api_h(cfg.level).into_bytes()));
     out.push(("hqc_config.h".into(), config_h(cfg, flavour).into_bytes()));
     let names: Vec<String> = out.iter().map(|(n, _)| n.clone()).collect();
-    out.push(("README.md".into(), readme(cfg, flavour, &names).into_bytes()));
+    out.push((
+        "README.md".into(),
+        readme(cfg, flavour, &names).into_bytes(),
+    ));
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
 }
@@ -361,7 +388,7 @@ fn readme(cfg: &Config, flavour: Flavour, names: &[String]) -> String {
 
 /// Loads and verifies the export, then writes `OUT/crypto_kem/hqc-<L>/m4f/` atomically.
 pub fn write_package(req: &PackageRequest) -> Result<PackageReport, PackageError> {
-    let cfg = load(&req.params, None)?;
+    let cfg = load(&req.params, None).map_err(|e| PackageError::Params(Box::new(e)))?;
     let files = package_files(&cfg, req.flavour)?;
     let parent = req
         .out
@@ -385,7 +412,10 @@ pub fn write_package(req: &PackageRequest) -> Result<PackageReport, PackageError
         flavour: req.flavour.name().into(),
         config_id: cfg.info.config_id.clone(),
         params: cfg.info.file.clone(),
-        files: files.iter().map(|(n, b)| (n.clone(), b.len() as u64)).collect(),
+        files: files
+            .iter()
+            .map(|(n, b)| (n.clone(), b.len() as u64))
+            .collect(),
         board: None,
     })
 }
@@ -453,7 +483,9 @@ mod tests {
     #[test]
     fn fafft_preamble_follows_the_export() {
         let a = fafft_c(true, true);
-        assert!(a.contains("#define FAFFT_ASM_ROUTINES 1") && a.contains("#define GEN_XOR_INOUT 1"));
+        assert!(
+            a.contains("#define FAFFT_ASM_ROUTINES 1") && a.contains("#define GEN_XOR_INOUT 1")
+        );
         assert!(a.ends_with(FAFFT_C));
         let b = fafft_c(false, false);
         assert!(!b.contains("#define FAFFT_ASM_ROUTINES") && !b.contains("#define GEN_XOR_INOUT"));
