@@ -306,3 +306,36 @@ fn artifact_layout_and_missing_files_are_refused_and_write_nothing() {
         );
     }
 }
+
+#[test]
+fn cli_writes_once_and_refuses_a_second_write_with_one_sentence() {
+    let s = Scratch::new("cli");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hqc-verify"))
+            .arg("package")
+            .arg("--params")
+            .arg(export_of(Level::Hqc1))
+            .arg("--out-dir")
+            .arg(&s.0)
+            .args(extra)
+            .output()
+            .expect("run hqc-verify")
+    };
+    let first = run(&["--json"]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&first.stdout).expect("JSON report");
+    assert_eq!(v["level"], "HQC-1");
+    assert_eq!(v["flavour"], "2026-02");
+    assert_eq!(v["config_id"].as_str().map(str::len), Some(64));
+    let second = run(&[]);
+    assert_eq!(second.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("exists; pass --force"), "{err}");
+    let bad = run(&["--flavour", "v4"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
