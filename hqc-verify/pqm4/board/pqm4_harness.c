@@ -11,7 +11,13 @@
  *   3. functional test (pqm4's test.c): NTESTS rounds of keypair / enc / dec with canaries
  *      around every buffer, of Decaps with a random secret key and of Decaps of a random
  *      ciphertext (both must give a different key); "test <name> OK" or "test <name> ERROR".
- * The exit status is the number of failed checks. Randomness comes only from randombytes. */
+ * The exit status is the number of failed checks. Randomness comes only from randombytes.
+ *
+ * Built with -DCT_CHECK the image instead runs the constant-time regions: enc of two
+ * different messages under one key, and dec of an honest ciphertext, of one with a flipped
+ * bit in u, of one with flipped bits in v, and of a random one, each between the markers; the
+ * plugin's trace mode hashes the executed addresses and the data addresses of every region
+ * (docs/pqm4.md section 3), which must be equal within each group. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -193,6 +199,50 @@ static unsigned functional(void)
     return bad;
 }
 
+#ifdef CT_CHECK
+static uint8_t ct2[CRYPTO_CIPHERTEXTBYTES];
+
+/* one code site per kind of region, so that equal traces mean equal behaviour */
+__attribute__((noinline)) static void ct_enc(uint8_t seed)
+{
+    drbg_init(&seed, 1);   /* a fresh DRBG: randombytes reads the same buffer positions */
+    bench_start();
+    crypto_kem_enc(ct, key_b, pk);
+    BENCH_STOP("ct-enc");
+}
+
+__attribute__((noinline)) static void ct_dec(void)
+{
+    bench_start();
+    crypto_kem_dec(key_a, ct2, sk);
+    BENCH_STOP("ct-dec");
+}
+
+static void ct_regions(void)
+{
+    fafft_init();
+    crypto_kem_keypair(pk, sk);
+    for (uint8_t i = 0; i < 2; i++) ct_enc(i);   /* two messages */
+    for (int v = 0; v < 4; v++) {
+        memcpy(ct2, ct, sizeof ct2);
+        if (v == 1) ct2[5] ^= 0x20;                             /* u */
+        if (v == 2)
+            for (unsigned j = 0; j < 40; j++) ct2[CRYPTO_CIPHERTEXTBYTES - 1000 + 7 * j] ^= 0x81; /* v */
+        if (v == 3) randombytes(ct2, sizeof ct2);
+        ct_dec();
+    }
+    bench_report();
+}
+
+int main(void)
+{
+    put_line("==========================");
+    drbg_init((const uint8_t *)"ct", 2);
+    ct_regions();
+    put_line("#");
+    return 0;
+}
+#else
 int main(void)
 {
     static const uint8_t seed[48] = {0};
@@ -209,3 +259,4 @@ int main(void)
     put_line("#");
     return (int)bad;
 }
+#endif

@@ -4,8 +4,10 @@
 //! under QEMU mps2-an386 with the instruction-counting plugin. It reports, per operation,
 //! instructions, estimated cycles ([`crate::m4cycles`]) and peak stack (painting), the
 //! package's code size and static RAM, checks the KAT entries against the board pins and
-//! pqm4's functional test, and builds the sources once more with the NUCLEO-L4R5ZI settings
-//! (build only; the linker script caps the image to that board's 2 MiB flash and 640 KiB SRAM).
+//! pqm4's functional test, compares the instruction and data-address traces of enc and dec
+//! regions with different secrets ([`CtFigures`]), and builds the sources once more with the
+//! NUCLEO-L4R5ZI settings (build only; the linker script caps the image to that board's 2 MiB
+//! flash and 640 KiB SRAM).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -120,6 +122,20 @@ pub struct Sizes {
     pub bss: u64,
 }
 
+/// The constant-time trace comparison (the `-DCT_CHECK` image, plugin trace mode): regions
+/// that must execute the same instruction addresses and touch the same data addresses.
+#[derive(Clone, Debug, Default, serde::Serialize, PartialEq, Eq)]
+pub struct CtFigures {
+    /// enc regions traced (two messages, one key).
+    pub enc_regions: usize,
+    /// All enc traces identical.
+    pub enc_identical: bool,
+    /// dec regions traced (honest, flipped bit in u, flipped bits in v, random ciphertext).
+    pub dec_regions: usize,
+    /// All dec traces identical.
+    pub dec_identical: bool,
+}
+
 /// The harness report.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct HarnessReport {
@@ -148,6 +164,8 @@ pub struct HarnessReport {
     pub nucleo_build: bool,
     /// Compiler warnings of the package sources (mps2-an386 build).
     pub warnings: usize,
+    /// The constant-time trace comparison.
+    pub ct: CtFigures,
     /// Everything passed.
     pub passed: bool,
 }
@@ -167,15 +185,11 @@ pub fn run(
     write_support(&support)?;
     let (objs, warnings) = compile_package(dir, &support, &build.join("mps2"), &MPS2_FLAGS)?;
     let sizes = object_sizes(&objs)?;
-    let elf = link_harness(
-        dir,
-        &support,
-        build,
-        &objs,
-        &MPS2_FLAGS,
-        kat_count,
-        "harness",
-    )?;
+    let link = |defines: &[String], name: &str| {
+        link_harness(dir, &support, build, &objs, &MPS2_FLAGS, defines, name)
+    };
+    let elf = link(&[format!("-DKAT_COUNT={kat_count}")], "harness")?;
+    let ct_elf = link(&["-DCT_CHECK".into()], "ct")?;
     let (nucleo_objs, _) = compile_package(dir, &support, &build.join("nucleo"), &NUCLEO_FLAGS)?;
     let nucleo_build = link_harness(
         dir,
@@ -183,12 +197,14 @@ pub fn run(
         build,
         &nucleo_objs,
         &NUCLEO_FLAGS,
-        1,
+        &[],
         "nucleo",
     )
     .is_ok();
     let plugin = build_plugin(&support)?;
-    let (stdout, log, status) = run_qemu(&elf, &plugin, build, timeout)?;
+    let (stdout, log, status) = run_qemu(&elf, &plugin, build, timeout, false)?;
+    let (ct_out, ct_log, _) = run_qemu(&ct_elf, &plugin, build, timeout, true)?;
+    let ct = ct_groups(&ct_out, &ct_log)?;
     let ops = op_figures(&stdout, &log)?;
     let (kat_checked, kat_matched) = kat_matches(&stdout, level, flavour)?;
     let verdicts: Vec<&str> = stdout.lines().filter(|l| l.starts_with("test ")).collect();
@@ -197,6 +213,8 @@ pub fn run(
         && kat_matched == kat_checked
         && kat_checked == kat_count
         && tests_ok == verdicts.len()
+        && ct.enc_identical
+        && ct.dec_identical
         && !verdicts.is_empty()
         && nucleo_build;
     Ok(HarnessReport {
@@ -212,6 +230,7 @@ pub fn run(
         exit_status: status,
         nucleo_build,
         warnings,
+        ct,
         passed,
     })
 }
@@ -328,7 +347,7 @@ fn link_harness(
     build: &Path,
     objs: &[PathBuf],
     setting: &[&str],
-    kat_count: usize,
+    defines: &[String],
     name: &str,
 ) -> Result<PathBuf, HarnessError> {
     let elf = build.join(format!("{name}.elf"));
@@ -336,7 +355,7 @@ fn link_harness(
         Command::new("arm-none-eabi-gcc")
             .args(PQM4_CFLAGS)
             .args(setting)
-            .arg(format!("-DKAT_COUNT={kat_count}"))
+            .args(defines)
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", support.display()))
             .args([
@@ -388,6 +407,7 @@ fn run_qemu(
     plugin: &Path,
     build: &Path,
     timeout: u64,
+    trace: bool,
 ) -> Result<(String, String, i32), HarnessError> {
     let start = symbol(elf, "bench_start")?;
     let stop = symbol(elf, "bench_stop")?;
@@ -407,7 +427,11 @@ fn run_qemu(
         .args(["-serial", "none", "-chardev", "stdio,id=sh0"])
         .args(["-semihosting-config", "enable=on,target=native,chardev=sh0"])
         .arg("-plugin")
-        .arg(format!("{},start={start},stop={stop}", plugin.display()))
+        .arg(format!(
+            "{},start={start},stop={stop}{}",
+            plugin.display(),
+            if trace { ",trace=1" } else { "" }
+        ))
         .args(["-d", "plugin", "-D"])
         .arg(&log)
         .arg("-kernel")
@@ -419,7 +443,8 @@ fn run_qemu(
             source,
         })?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    fs::write(build.join("harness.out"), &stdout).map_err(io("write", build))?;
+    let name = if trace { "ct.out" } else { "harness.out" };
+    fs::write(build.join(name), &stdout).map_err(io("write", build))?;
     let text = fs::read_to_string(&log).map_err(io("read", &log))?;
     Ok((stdout, text, out.status.code().unwrap_or(-1)))
 }
@@ -464,6 +489,48 @@ pub fn op_figures(stdout: &str, log: &str) -> Result<Vec<OpFigures>, HarnessErro
     Ok(ops)
 }
 
+/// Groups the plugin's "trace main #k insns=.. ihash=.. mems=.. mhash=.." lines by the labels
+/// of "bench k label" and compares them within each group.
+pub fn ct_groups(stdout: &str, log: &str) -> Result<CtFigures, HarnessError> {
+    let traces: Vec<(u64, &str)> = log
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("trace main #")?;
+            let (k, t) = rest.split_once(' ')?;
+            Some((k.parse().ok()?, t.trim()))
+        })
+        .collect();
+    let mut groups: [(usize, Option<&str>, bool); 2] = [(0, None, true), (0, None, true)];
+    for line in stdout.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let g = match f.as_slice() {
+            ["bench", _, "ct-enc"] => 0,
+            ["bench", _, "ct-dec"] => 1,
+            _ => continue,
+        };
+        let k: u64 = f[1]
+            .parse()
+            .map_err(|_| HarnessError::Output(format!("bad bench line {line:?}")))?;
+        let t = traces
+            .iter()
+            .find(|(i, _)| *i == k)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| HarnessError::Output(format!("no trace line for region #{k}")))?;
+        let (n, first, same) = &mut groups[g];
+        *n += 1;
+        match first {
+            None => *first = Some(t),
+            Some(f0) => *same &= *f0 == t,
+        }
+    }
+    Ok(CtFigures {
+        enc_regions: groups[0].0,
+        enc_identical: groups[0].0 == 2 && groups[0].2,
+        dec_regions: groups[1].0,
+        dec_identical: groups[1].0 == 4 && groups[1].2,
+    })
+}
+
 /// (entries printed, entries whose digest equals the board pin).
 fn kat_matches(
     stdout: &str,
@@ -506,6 +573,21 @@ pub fn render_text(r: &HarnessReport) -> String {
         r.tests_total,
         r.exit_status,
         if r.nucleo_build { "ok" } else { "FAILED" }
+    ));
+    s.push_str(&format!(
+        "  constant-time traces: enc {} regions {}, dec {} regions {}\n",
+        r.ct.enc_regions,
+        if r.ct.enc_identical {
+            "identical"
+        } else {
+            "DIFFER"
+        },
+        r.ct.dec_regions,
+        if r.ct.dec_identical {
+            "identical"
+        } else {
+            "DIFFER"
+        }
     ));
     s.push_str(&format!(
         "  package objects: code {} B, static RAM {} B (data {} + bss {}); {} compiler warnings\n",

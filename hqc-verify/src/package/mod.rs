@@ -133,8 +133,8 @@ pub struct PackageArgs {
     #[arg(long)]
     pub force: bool,
     /// Then run the board harness on the written folder (QEMU mps2-an386, pqm4 flags):
-    /// KATs, pqm4's functional test, instructions, estimated cycles, peak stack, sizes, and a
-    /// build with the NUCLEO-L4R5ZI settings.
+    /// KATs, pqm4's functional test, instructions, estimated cycles, peak stack, sizes, a
+    /// constant-time trace comparison of enc and dec, and a build with the NUCLEO-L4R5ZI settings.
     #[arg(long)]
     pub board: bool,
     /// With --board: KAT entries checked on the board (the first K, 1..=100).
