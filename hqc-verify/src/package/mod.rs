@@ -11,6 +11,7 @@
 //! beside it, then one rename) and an existing one is replaced only with `force`.
 
 pub mod board;
+mod readout;
 
 use std::fs;
 use std::path::{Path, PathBuf};
