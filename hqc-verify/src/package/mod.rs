@@ -139,10 +139,10 @@ pub struct PackageArgs {
     #[arg(long)]
     pub board: bool,
     /// With --board: KAT entries checked on the board (the first K, 1..=100).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100))]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=100), requires = "board")]
     pub kat_count: u16,
     /// With --board: build folder (default: <repo>/build/pqm4/hqc-<L>-<flavour>).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", requires = "board")]
     pub build_dir: Option<PathBuf>,
     /// With --board: time limit of the QEMU run, in seconds.
     #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
