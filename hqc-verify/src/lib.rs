@@ -40,4 +40,7 @@ pub mod multiplier;
 pub mod kat;
 
 #[cfg(feature = "std")]
+pub mod package;
+
+#[cfg(feature = "std")]
 pub mod profile;

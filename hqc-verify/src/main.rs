@@ -9,6 +9,8 @@
 //!                    [--iterations N] [--json] [--out FILE]
 //! hqc-verify pin --kat-dir DIR [--pins-dir DIR] [--json] [--out FILE]
 //! hqc-verify board --params FILE [...] [--json] [--out FILE]
+//! hqc-verify package --params FILE --out-dir DIR [--flavour v5.0.0|2026-02] [--force]
+//!                    [--board [--kat-count K]] [--json] [--out FILE]
 //! ```
 //!
 //! One vocabulary for every command: `--json` prints the JSON report on stdout instead of
@@ -32,7 +34,7 @@ use hqc_verify::core::code::Decoder;
 use hqc_verify::core::params::{Flavour, Level};
 use hqc_verify::kat::{self, locate, ExpectedSource, KatError, KatRequest};
 use hqc_verify::multiplier::MultiplierKind;
-use hqc_verify::{board, profile};
+use hqc_verify::{board, package, profile};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -55,6 +57,8 @@ enum Cmd {
     Pin(PinArgs),
     /// Build the exported parameters into Cortex-M4 firmware, run it under QEMU, check KATs and count instructions.
     Board(BoardCmd),
+    /// Write a pqm4 implementation folder (crypto_kem/hqc-<L>/m4f) for an exported configuration.
+    Package(PackageCmd),
 }
 
 /// `--json` and `--out`, the same for every command.
@@ -132,6 +136,14 @@ struct PinArgs {
 struct BoardCmd {
     #[command(flatten)]
     args: board::BoardArgs,
+    #[command(flatten)]
+    output: Output,
+}
+
+#[derive(Args, Debug)]
+struct PackageCmd {
+    #[command(flatten)]
+    args: package::PackageArgs,
     #[command(flatten)]
     output: Output,
 }
@@ -401,6 +413,13 @@ fn cmd_board(b: &BoardCmd) -> Result<bool> {
     Ok(report.passed)
 }
 
+fn cmd_package(p: &PackageCmd) -> Result<bool> {
+    p.output.check()?;
+    let report = package::execute(&p.args)?;
+    p.output.emit(&report, &package::render_text(&report))?;
+    Ok(report.passed())
+}
+
 /// The error and its causes as one sentence, each cause named once (a cause whose text the
 /// message already contains is not repeated).
 fn sentence(e: &anyhow::Error) -> String {
@@ -425,6 +444,7 @@ fn main() -> ExitCode {
         Cmd::Profile(a) => cmd_profile(a),
         Cmd::Pin(a) => cmd_pin(a),
         Cmd::Board(b) => cmd_board(b),
+        Cmd::Package(p) => cmd_package(p),
     };
     match res {
         Ok(true) => ExitCode::SUCCESS,
