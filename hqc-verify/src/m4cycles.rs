@@ -15,25 +15,27 @@
 //!     classes main #0 alu=1 it=0 mul=0 div=0 ldr=1 ldr_pipe=0 ldr_pc=0 str=0 ldrd=0 strd=0 \
 //!     ldm=0 ldm_regs=0 ldm_pc=0 stm=0 stm_regs=0 vldr=0 vldr_regs=0 vstr=0 vstr_regs=0 vldm=0 \
 //!     vldm_regs=0 vstm=0 vstm_regs=0 vmov=0 vmov2=0 fpu=0 fmac=0 fdiv=0 br=1 tbb=0 \
-//!     br_taken=1 br_untaken=0\n";
+//!     br_taken=1 br_untaken=0 ldr_dep=0 agu=1 str_reg=0 ldr_lit=0 it_fold=0\n";
 //! let p = parse(log)?;
 //! let c = p.regions[0].classes.as_ref().map(estimate_cycles);
-//! assert_eq!(c, Some(1 + 2 + 3)); // ALU 1, LDR 2, taken branch 1 + P (P = 2)
+//! // ALU 1; LDR 2, + 1 because the ALU wrote its base; taken branch 1 + P (P = 2)
+//! assert_eq!(c, Some(1 + (2 + 1) + 3));
 //! # Ok::<(), hqc_verify::m4cycles::ParseError>(())
 //! ```
 
 use std::fmt::Write as _;
 
 /// Version of the timing rules of `docs/m4-timing.md`, to print next to every estimate.
-pub const TIMING_VERSION: &str = "m4-trm-r0p1-v1";
+pub const TIMING_VERSION: &str = "m4-trm-r0p1-v2";
 
 macro_rules! class_counts {
     ($( $(#[$doc:meta])* $field:ident ),* $(,)?) => {
         /// Executed instructions of one region (or of the whole program) per Cortex-M4
         /// instruction class, as counted by the plugin. The field names are the plugin's keys.
         ///
-        /// The primary classes (every field except `ldr_pipe`, `*_regs`, `ldm_pc`, `br_taken`
-        /// and `br_untaken`) partition the instructions: see [`ClassCounts::instructions`].
+        /// The primary classes (every field except `ldr_pipe`, `*_regs`, `ldm_pc`, `br_taken`,
+        /// `br_untaken` and the address-rule counts from `ldr_dep` on) partition the
+        /// instructions: see [`ClassCounts::instructions`].
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
         pub struct ClassCounts {
             $( $(#[$doc])* pub $field: u64, )*
@@ -132,6 +134,18 @@ class_counts! {
     br_taken,
     /// The other executed instructions that may write pc.
     br_untaken,
+    /// The part of `ldr_pipe` whose base or offset register is the previous load's destination:
+    /// such a load does not pipeline.
+    ldr_dep,
+    /// Loads and stores of every kind (and TBB/TBH) whose base or offset register the previous
+    /// instruction wrote as a result, except single loads after a single load (`ldr_dep`).
+    agu,
+    /// Single stores with a register offset whose previous instruction is not a single load.
+    str_reg,
+    /// The part of `ldr` that loads relative to pc (literal).
+    ldr_lit,
+    /// IT right after a 16-bit instruction (which it may fold onto).
+    it_fold,
 }
 
 impl ClassCounts {
@@ -195,15 +209,31 @@ impl ClassCounts {
         s
     }
 
-    /// Checks the relations that every plugin line satisfies: `ldr_pipe <= ldr`,
-    /// `ldm_pc <= ldm`, and at most one pc writer without an outcome (the last one of a run
-    /// that ends without reaching another instruction).
+    /// Checks the relations that every plugin line satisfies: each subset no larger than its
+    /// set (`ldr_pipe <= ldr`, `ldr_dep <= ldr_pipe`, `ldr_lit <= ldr`, `ldm_pc <= ldm`,
+    /// `str_reg <= str`, `it_fold <= it`, `agu` at most the loads and stores), and at most one
+    /// pc writer without an outcome (the last one of a run that ends without reaching another
+    /// instruction).
     fn check(&self) -> Result<(), String> {
-        if self.ldr_pipe > self.ldr {
-            return Err(format!("ldr_pipe={} > ldr={}", self.ldr_pipe, self.ldr));
-        }
-        if self.ldm_pc > self.ldm {
-            return Err(format!("ldm_pc={} > ldm={}", self.ldm_pc, self.ldm));
+        let memory = [
+            self.ldr, self.ldr_pc, self.str, self.ldrd, self.strd, self.ldm, self.stm,
+            self.vldr, self.vstr, self.vldm, self.vstm, self.tbb,
+        ]
+        .iter()
+        .fold(0u64, |a, &v| a.saturating_add(v));
+        let subsets = [
+            ("ldr_pipe", self.ldr_pipe, "ldr", self.ldr),
+            ("ldr_dep", self.ldr_dep, "ldr_pipe", self.ldr_pipe),
+            ("ldr_lit", self.ldr_lit, "ldr", self.ldr),
+            ("ldm_pc", self.ldm_pc, "ldm", self.ldm),
+            ("str_reg", self.str_reg, "str", self.str),
+            ("it_fold", self.it_fold, "it", self.it),
+            ("agu", self.agu, "loads and stores", memory),
+        ];
+        for (k, v, set, n) in subsets {
+            if v > n {
+                return Err(format!("{k}={v} > {set}={n}"));
+            }
         }
         let outcomes = self.br_taken.saturating_add(self.br_untaken);
         let writers = self.pc_writers();
@@ -426,7 +456,8 @@ pub fn parse(text: &str) -> Result<PluginLog, ParseError> {
     Ok(log)
 }
 
-/// The values that the Technical Reference Manual gives as ranges.
+/// The values that the Technical Reference Manual gives as ranges or as a possibility, and
+/// the switch back to the rules before the address rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimingRules {
     /// P, the pipeline refill after a taken branch or other write to pc (TRM: 1 to 3, by the
@@ -435,15 +466,55 @@ pub struct TimingRules {
     /// Cycles of SDIV/UDIV (TRM: 2 to 12, by early termination on the operands, which the
     /// plugin does not see).
     pub div: u64,
+    /// Extra cycles of a literal (pc-relative) load (TRM: "might add a cycle because of
+    /// contention with the fetch unit": 0 or 1).
+    pub literal: u64,
+    /// Cycles of an IT right after a 16-bit instruction (TRM: IT "can be folded" onto a
+    /// preceding 16-bit instruction, executing in zero cycles: 0 or 1).
+    pub it_after_16bit: u64,
+    /// The address rules of the load/store timing notes: a load after a load whose destination
+    /// forms its address does not pipeline (`ldr_dep`), an address register written by the
+    /// previous instruction stalls one cycle (`agu`), a store with a register offset not
+    /// pipelined after a load takes 2 (`str_reg`). `false` only in [`TimingRules::V1`].
+    pub address_rules: bool,
 }
 
 impl TimingRules {
-    /// The point estimate: P = 2, the middle of 1..3; a divide at its worst case, 12.
-    pub const TRM: TimingRules = TimingRules { refill: 2, div: 12 };
-    /// The lower end of both ranges: P = 1, divide 2.
-    pub const FAST: TimingRules = TimingRules { refill: 1, div: 2 };
-    /// The upper end of both ranges: P = 3, divide 12.
-    pub const SLOW: TimingRules = TimingRules { refill: 3, div: 12 };
+    /// The point estimate: P = 2, the middle of 1..3; a divide at its worst case, 12; a literal
+    /// load's possible cycle and an IT that is not folded (the costlier end of both).
+    pub const TRM: TimingRules = TimingRules {
+        refill: 2,
+        div: 12,
+        literal: 1,
+        it_after_16bit: 1,
+        address_rules: true,
+    };
+    /// The lower end of every range: P = 1, divide 2, no literal cycle, IT folded.
+    pub const FAST: TimingRules = TimingRules {
+        refill: 1,
+        div: 2,
+        literal: 0,
+        it_after_16bit: 0,
+        address_rules: true,
+    };
+    /// The upper end of every range: P = 3, divide 12, a literal cycle, IT not folded.
+    pub const SLOW: TimingRules = TimingRules {
+        refill: 3,
+        div: 12,
+        literal: 1,
+        it_after_16bit: 1,
+        address_rules: true,
+    };
+    /// The point estimate of the rules before the address rules (version `m4-trm-r0p1-v1`):
+    /// every single load after a single load pipelines, no stall, no literal cycle, a store 1.
+    /// Only to compare with figures of that version.
+    pub const V1: TimingRules = TimingRules {
+        refill: 2,
+        div: 12,
+        literal: 0,
+        it_after_16bit: 1,
+        address_rules: false,
+    };
 }
 
 impl Default for TimingRules {
@@ -468,11 +539,11 @@ pub fn estimate_cycles_with(c: &ClassCounts, r: &TimingRules) -> u64 {
 ///
 /// | rule | cycles |
 /// |---|---|
-/// | `alu` | alu + it (1 each) |
+/// | `alu` | alu + it (1 each), less (1 - `rules.it_after_16bit`) x it_fold |
 /// | `mul` | mul (1 each, the 64-bit-result forms included) |
 /// | `div` | div x `rules.div` |
-/// | `ldr` | 2 x ldr - ldr_pipe (2, or 1 when pipelined after a load) |
-/// | `str` | str (1 each) |
+/// | `ldr` | 2 x ldr - ldr_pipe + ldr_dep (2, or 1 when pipelined after an independent load) |
+/// | `str` | str + str_reg (1, or 2 with a register offset not after a load) |
 /// | `ldrd_strd` | 3 x (ldrd + strd) (1 + N, N = 2) |
 /// | `ldm_stm` | ldm + ldm_regs + stm + stm_regs (1 + N each) |
 /// | `vldr_vstr` | vldr + vldr_regs + vstr + vstr_regs (1 + words: 2 for S, 3 for D) |
@@ -481,15 +552,27 @@ pub fn estimate_cycles_with(c: &ClassCounts, r: &TimingRules) -> u64 {
 /// | `fpu` | fpu + 3 x fmac + 14 x fdiv |
 /// | `branch` | br + 2 x tbb + 2 x ldr_pc (issue: 1; TBB/TBH and LDR pc 2) |
 /// | `refill` | br_taken x `rules.refill` |
+/// | `agu` | agu (1 each: an address register written by the previous instruction) |
+/// | `literal` | ldr_lit x `rules.literal` |
+///
+/// With `rules.address_rules == false` ([`TimingRules::V1`]) the terms `ldr_dep`, `str_reg`
+/// and `agu` are left out.
 pub fn cycle_terms(c: &ClassCounts, r: &TimingRules) -> Vec<(&'static str, u64)> {
     let m = |k: u64, v: u64| k.saturating_mul(v);
     let s = |vs: &[u64]| vs.iter().fold(0u64, |a, &v| a.saturating_add(v));
+    let on = |v: u64| if r.address_rules { v } else { 0 };
+    let folded = m(1u64.saturating_sub(r.it_after_16bit), c.it_fold);
     vec![
-        ("alu", s(&[c.alu, c.it])),
+        ("alu", s(&[c.alu, c.it]).saturating_sub(folded)),
         ("mul", c.mul),
         ("div", m(r.div, c.div)),
-        ("ldr", m(2, c.ldr).saturating_sub(c.ldr_pipe)),
-        ("str", c.str),
+        (
+            "ldr",
+            m(2, c.ldr)
+                .saturating_sub(c.ldr_pipe)
+                .saturating_add(on(c.ldr_dep)),
+        ),
+        ("str", s(&[c.str, on(c.str_reg)])),
         ("ldrd_strd", m(3, s(&[c.ldrd, c.strd]))),
         ("ldm_stm", s(&[c.ldm, c.ldm_regs, c.stm, c.stm_regs])),
         ("vldr_vstr", s(&[c.vldr, c.vldr_regs, c.vstr, c.vstr_regs])),
@@ -498,6 +581,8 @@ pub fn cycle_terms(c: &ClassCounts, r: &TimingRules) -> Vec<(&'static str, u64)>
         ("fpu", s(&[c.fpu, m(3, c.fmac), m(14, c.fdiv)])),
         ("branch", s(&[c.br, m(2, c.tbb), m(2, c.ldr_pc)])),
         ("refill", m(r.refill, c.br_taken)),
+        ("agu", on(c.agu)),
+        ("literal", m(r.literal, c.ldr_lit)),
     ]
 }
 
@@ -568,6 +653,12 @@ mod tests {
             good.replace("classes main #0", "classes other #0"),
             good.replace("ldr_pipe=2", "ldr_pipe=6"),
             good.replace("br_untaken=1", "br_untaken=3"),
+            good.replace("ldr_dep=0", "ldr_dep=3"),
+            good.replace("ldr_lit=0", "ldr_lit=6"),
+            good.replace("str_reg=0", "str_reg=4"),
+            good.replace("it_fold=0", "it_fold=2"),
+            good.replace("agu=0", "agu=99"),
+            good.replace(" it_fold=0", ""),
             format!("classes main #0 {}\n", c.to_fields()),
             "total 1 2\n".to_string(),
             format!("total 5\nclasses total {}\n", c.to_fields()),
@@ -671,6 +762,69 @@ mod tests {
             &TimingRules::SLOW,
         );
         assert_eq!(slow, 4);
+    }
+
+    #[test]
+    fn address_rules() {
+        // (TRM, FAST, SLOW, V1)
+        let all = |f: fn(&mut ClassCounts)| {
+            let mut c = ClassCounts::default();
+            f(&mut c);
+            [
+                TimingRules::TRM,
+                TimingRules::FAST,
+                TimingRules::SLOW,
+                TimingRules::V1,
+            ]
+            .map(|r| estimate_cycles_with(&c, &r))
+        };
+        // LDR r0,[r1]; LDR r2,[r0]: the second does not pipeline (2 + 2); v1 pipelined it
+        let dep = all(|c| {
+            c.ldr = 2;
+            c.ldr_pipe = 1;
+            c.ldr_dep = 1
+        });
+        assert_eq!(dep, [4, 4, 4, 3]);
+        // ADD r0, r0, #4; LDR r1, [r0]: 1 + 2 + 1 stall
+        let agu = all(|c| {
+            c.alu = 1;
+            c.ldr = 1;
+            c.agu = 1
+        });
+        assert_eq!(agu, [4, 4, 4, 3]);
+        // the stall applies to every load or store, LDM included: 1 + (1 + 4) + 1
+        let ldm = all(|c| {
+            c.alu = 1;
+            c.ldm = 1;
+            c.ldm_regs = 4;
+            c.agu = 1
+        });
+        assert_eq!(ldm, [7, 7, 7, 6]);
+        // STR r0, [r1, r2] not after a load: 2
+        assert_eq!(
+            all(|c| {
+                c.str = 1;
+                c.str_reg = 1
+            }),
+            [2, 2, 2, 1]
+        );
+        // LDR r0, =imm: 2 + the literal cycle (TRM and SLOW 1, FAST 0, v1 0)
+        assert_eq!(
+            all(|c| {
+                c.ldr = 1;
+                c.ldr_lit = 1
+            }),
+            [3, 2, 3, 2]
+        );
+        // MOVS; IT; ADDEQ: IT folds onto the 16-bit MOVS only in FAST
+        assert_eq!(
+            all(|c| {
+                c.alu = 2;
+                c.it = 1;
+                c.it_fold = 1
+            }),
+            [3, 2, 3, 3]
+        );
     }
 
     #[test]
