@@ -25,8 +25,10 @@
 
 use std::fmt::Write as _;
 
-/// Version of the timing rules of `docs/m4-timing.md`, to print next to every estimate.
-pub const TIMING_VERSION: &str = "m4-trm-r0p1-v2";
+use fwgen::m4timing::cost;
+/// The rules' version and range values: one definition with the generator's static model
+/// (`fwgen::m4timing`, docs/m4-timing.md).
+pub use fwgen::m4timing::{TimingRules, TIMING_VERSION};
 
 macro_rules! class_counts {
     ($( $(#[$doc:meta])* $field:ident ),* $(,)?) => {
@@ -456,73 +458,6 @@ pub fn parse(text: &str) -> Result<PluginLog, ParseError> {
     Ok(log)
 }
 
-/// The values that the Technical Reference Manual gives as ranges or as a possibility, and
-/// the switch back to the rules before the address rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TimingRules {
-    /// P, the pipeline refill after a taken branch or other write to pc (TRM: 1 to 3, by the
-    /// target's alignment and width and by whether the address was speculated early).
-    pub refill: u64,
-    /// Cycles of SDIV/UDIV (TRM: 2 to 12, by early termination on the operands, which the
-    /// plugin does not see).
-    pub div: u64,
-    /// Extra cycles of a literal (pc-relative) load (TRM: "might add a cycle because of
-    /// contention with the fetch unit": 0 or 1).
-    pub literal: u64,
-    /// Cycles of an IT right after a 16-bit instruction (TRM: IT "can be folded" onto a
-    /// preceding 16-bit instruction, executing in zero cycles: 0 or 1).
-    pub it_after_16bit: u64,
-    /// The address rules of the load/store timing notes: a load after a load whose destination
-    /// forms its address does not pipeline (`ldr_dep`), an address register written by the
-    /// previous instruction stalls one cycle (`agu`), a store with a register offset not
-    /// pipelined after a load takes 2 (`str_reg`). `false` only in [`TimingRules::V1`].
-    pub address_rules: bool,
-}
-
-impl TimingRules {
-    /// The point estimate: P = 2, the middle of 1..3; a divide at its worst case, 12; a literal
-    /// load's possible cycle and an IT that is not folded (the costlier end of both).
-    pub const TRM: TimingRules = TimingRules {
-        refill: 2,
-        div: 12,
-        literal: 1,
-        it_after_16bit: 1,
-        address_rules: true,
-    };
-    /// The lower end of every range: P = 1, divide 2, no literal cycle, IT folded.
-    pub const FAST: TimingRules = TimingRules {
-        refill: 1,
-        div: 2,
-        literal: 0,
-        it_after_16bit: 0,
-        address_rules: true,
-    };
-    /// The upper end of every range: P = 3, divide 12, a literal cycle, IT not folded.
-    pub const SLOW: TimingRules = TimingRules {
-        refill: 3,
-        div: 12,
-        literal: 1,
-        it_after_16bit: 1,
-        address_rules: true,
-    };
-    /// The point estimate of the rules before the address rules (version `m4-trm-r0p1-v1`):
-    /// every single load after a single load pipelines, no stall, no literal cycle, a store 1.
-    /// Only to compare with figures of that version.
-    pub const V1: TimingRules = TimingRules {
-        refill: 2,
-        div: 12,
-        literal: 0,
-        it_after_16bit: 1,
-        address_rules: false,
-    };
-}
-
-impl Default for TimingRules {
-    fn default() -> Self {
-        Self::TRM
-    }
-}
-
 /// Estimated cycles with [`TimingRules::TRM`].
 pub fn estimate_cycles(c: &ClassCounts) -> u64 {
     estimate_cycles_with(c, &TimingRules::TRM)
@@ -561,285 +496,49 @@ pub fn cycle_terms(c: &ClassCounts, r: &TimingRules) -> Vec<(&'static str, u64)>
     let m = |k: u64, v: u64| k.saturating_mul(v);
     let s = |vs: &[u64]| vs.iter().fold(0u64, |a, &v| a.saturating_add(v));
     let on = |v: u64| if r.address_rules { v } else { 0 };
-    let folded = m(1u64.saturating_sub(r.it_after_16bit), c.it_fold);
+    let folded = m(cost::ONE.saturating_sub(r.it_after_16bit), c.it_fold);
+    // 1 + N: the instruction's own cycle plus one per register or word
+    let multiple = |n: u64, regs: u64| s(&[n, regs]);
+    let loads = m(cost::LOAD, c.ldr)
+        .saturating_sub(m(cost::LOAD - cost::LOAD_PIPELINED, c.ldr_pipe))
+        .saturating_add(on(c.ldr_dep));
+    let stores = s(&[
+        m(cost::STORE, c.str),
+        m(cost::STORE_REG_OFFSET - cost::STORE, on(c.str_reg)),
+    ]);
     vec![
-        ("alu", s(&[c.alu, c.it]).saturating_sub(folded)),
-        ("mul", c.mul),
+        ("alu", m(cost::ONE, s(&[c.alu, c.it])).saturating_sub(folded)),
+        ("mul", m(cost::ONE, c.mul)),
         ("div", m(r.div, c.div)),
+        ("ldr", loads),
+        ("str", stores),
+        ("ldrd_strd", m(cost::DUAL, s(&[c.ldrd, c.strd]))),
         (
-            "ldr",
-            m(2, c.ldr)
-                .saturating_sub(c.ldr_pipe)
-                .saturating_add(on(c.ldr_dep)),
+            "ldm_stm",
+            s(&[multiple(c.ldm, c.ldm_regs), multiple(c.stm, c.stm_regs)]),
         ),
-        ("str", s(&[c.str, on(c.str_reg)])),
-        ("ldrd_strd", m(3, s(&[c.ldrd, c.strd]))),
-        ("ldm_stm", s(&[c.ldm, c.ldm_regs, c.stm, c.stm_regs])),
-        ("vldr_vstr", s(&[c.vldr, c.vldr_regs, c.vstr, c.vstr_regs])),
-        ("vldm_vstm", s(&[c.vldm, c.vldm_regs, c.vstm, c.vstm_regs])),
-        ("vmov", s(&[c.vmov, m(2, c.vmov2)])),
-        ("fpu", s(&[c.fpu, m(3, c.fmac), m(14, c.fdiv)])),
-        ("branch", s(&[c.br, m(2, c.tbb), m(2, c.ldr_pc)])),
+        (
+            "vldr_vstr",
+            s(&[multiple(c.vldr, c.vldr_regs), multiple(c.vstr, c.vstr_regs)]),
+        ),
+        (
+            "vldm_vstm",
+            s(&[multiple(c.vldm, c.vldm_regs), multiple(c.vstm, c.vstm_regs)]),
+        ),
+        ("vmov", s(&[m(cost::ONE, c.vmov), m(cost::VMOV2, c.vmov2)])),
+        (
+            "fpu",
+            s(&[m(cost::ONE, c.fpu), m(cost::FMAC, c.fmac), m(cost::FDIV, c.fdiv)]),
+        ),
+        (
+            "branch",
+            s(&[m(cost::ONE, c.br), m(cost::TBB, c.tbb), m(cost::TBB, c.ldr_pc)]),
+        ),
         ("refill", m(r.refill, c.br_taken)),
-        ("agu", on(c.agu)),
+        ("agu", m(cost::STALL, on(c.agu))),
         ("literal", m(r.literal, c.ldr_lit)),
     ]
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(name: &str, k: u64, c: &ClassCounts) -> String {
-        format!(
-            "region {name} #{k} {}\nclasses {name} #{k} {}\n",
-            c.instructions(),
-            c.to_fields()
-        )
-    }
-
-    fn sample() -> ClassCounts {
-        ClassCounts {
-            alu: 10,
-            it: 1,
-            ldr: 5,
-            ldr_pipe: 2,
-            str: 3,
-            ldm: 1,
-            ldm_regs: 4,
-            ldm_pc: 1,
-            br: 3,
-            br_taken: 3,
-            br_untaken: 1,
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn parse_round_trip_and_old_logs() {
-        let c = sample();
-        let text = format!(
-            "some qemu message\n{}region inner #0 7\ninsncount: stop without start for region x\ntotal {}\nclasses total {}\n",
-            line("main", 0, &c),
-            c.instructions(),
-            c.to_fields()
-        );
-        let p = parse(&text).expect("parses");
-        assert_eq!(p.regions.len(), 2);
-        assert_eq!(p.regions[0].classes, Some(c));
-        assert_eq!(p.regions[0].instructions, 23);
-        // a region line without classes (the plugin before classes) is kept as it is
-        assert_eq!(
-            p.region("inner", 0).map(|r| (r.instructions, r.classes)),
-            Some((7, None))
-        );
-        assert_eq!(p.total, Some(23));
-        assert_eq!(p.total_classes, Some(c));
-        assert_eq!(p.notes.len(), 1);
-    }
-
-    #[test]
-    fn parse_rejects_bad_lines() {
-        let c = sample();
-        let good = line("main", 0, &c);
-        let bad = [
-            good.replace("alu=10", "alu=x"),
-            good.replace("alu=10", "alu=10 alu=10"),
-            good.replace(" it=1", ""),
-            good.replace("it=1", "it=1 bogus=3"),
-            good.replace("it=1", "it"),
-            good.replace("#0 23", "0 23"),
-            good.replace("region main #0 23", "region main #0 24"),
-            good.replace("classes main #0", "classes other #0"),
-            good.replace("ldr_pipe=2", "ldr_pipe=6"),
-            good.replace("br_untaken=1", "br_untaken=3"),
-            good.replace("ldr_dep=0", "ldr_dep=3"),
-            good.replace("ldr_lit=0", "ldr_lit=6"),
-            good.replace("str_reg=0", "str_reg=4"),
-            good.replace("it_fold=0", "it_fold=2"),
-            good.replace("agu=0", "agu=99"),
-            good.replace(" it_fold=0", ""),
-            format!("classes main #0 {}\n", c.to_fields()),
-            "total 1 2\n".to_string(),
-            format!("total 5\nclasses total {}\n", c.to_fields()),
-            "region main #0\n".to_string(),
-        ];
-        for b in &bad {
-            assert!(parse(b).is_err(), "accepted: {b}");
-        }
-        assert!(parse(&good).is_ok());
-    }
-
-    #[test]
-    fn cycle_rules_per_class() {
-        let one = |f: fn(&mut ClassCounts)| {
-            let mut c = ClassCounts::default();
-            f(&mut c);
-            (
-                estimate_cycles(&c),
-                estimate_cycles_with(&c, &TimingRules::FAST),
-            )
-        };
-        assert_eq!(one(|c| c.alu = 10), (10, 10));
-        assert_eq!(one(|c| c.it = 1), (1, 1));
-        assert_eq!(one(|c| c.mul = 3), (3, 3));
-        assert_eq!(one(|c| c.div = 1), (12, 2));
-        // N loads back to back: N + 1
-        assert_eq!(
-            one(|c| {
-                c.ldr = 4;
-                c.ldr_pipe = 3
-            }),
-            (5, 5)
-        );
-        assert_eq!(one(|c| c.ldr = 1), (2, 2));
-        assert_eq!(one(|c| c.str = 2), (2, 2));
-        assert_eq!(one(|c| c.ldrd = 1), (3, 3));
-        assert_eq!(
-            one(|c| {
-                c.ldm = 1;
-                c.ldm_regs = 4
-            }),
-            (5, 5)
-        );
-        // POP {r4-r7, pc}: 1 + N + P
-        assert_eq!(
-            one(|c| {
-                c.ldm = 1;
-                c.ldm_regs = 5;
-                c.ldm_pc = 1;
-                c.br_taken = 1
-            }),
-            (8, 7)
-        );
-        assert_eq!(
-            one(|c| {
-                c.vldr = 2;
-                c.vldr_regs = 3
-            }),
-            (5, 5)
-        );
-        assert_eq!(one(|c| c.vmov = 1), (1, 1));
-        assert_eq!(one(|c| c.vmov2 = 1), (2, 2));
-        assert_eq!(one(|c| c.fdiv = 1), (14, 14));
-        assert_eq!(one(|c| c.fmac = 1), (3, 3));
-        // taken branch 1 + P, untaken 1
-        assert_eq!(
-            one(|c| {
-                c.br = 1;
-                c.br_taken = 1
-            }),
-            (3, 2)
-        );
-        assert_eq!(
-            one(|c| {
-                c.br = 1;
-                c.br_untaken = 1
-            }),
-            (1, 1)
-        );
-        // LDR pc: 2 + P; TBB: 2 + P
-        assert_eq!(
-            one(|c| {
-                c.ldr_pc = 1;
-                c.br_taken = 1
-            }),
-            (4, 3)
-        );
-        assert_eq!(
-            one(|c| {
-                c.tbb = 1;
-                c.br_taken = 1
-            }),
-            (4, 3)
-        );
-        let slow = estimate_cycles_with(
-            &ClassCounts {
-                br: 1,
-                br_taken: 1,
-                ..Default::default()
-            },
-            &TimingRules::SLOW,
-        );
-        assert_eq!(slow, 4);
-    }
-
-    #[test]
-    fn address_rules() {
-        // (TRM, FAST, SLOW, V1)
-        let all = |f: fn(&mut ClassCounts)| {
-            let mut c = ClassCounts::default();
-            f(&mut c);
-            [
-                TimingRules::TRM,
-                TimingRules::FAST,
-                TimingRules::SLOW,
-                TimingRules::V1,
-            ]
-            .map(|r| estimate_cycles_with(&c, &r))
-        };
-        // LDR r0,[r1]; LDR r2,[r0]: the second does not pipeline (2 + 2); v1 pipelined it
-        let dep = all(|c| {
-            c.ldr = 2;
-            c.ldr_pipe = 1;
-            c.ldr_dep = 1
-        });
-        assert_eq!(dep, [4, 4, 4, 3]);
-        // ADD r0, r0, #4; LDR r1, [r0]: 1 + 2 + 1 stall
-        let agu = all(|c| {
-            c.alu = 1;
-            c.ldr = 1;
-            c.agu = 1
-        });
-        assert_eq!(agu, [4, 4, 4, 3]);
-        // the stall applies to every load or store, LDM included: 1 + (1 + 4) + 1
-        let ldm = all(|c| {
-            c.alu = 1;
-            c.ldm = 1;
-            c.ldm_regs = 4;
-            c.agu = 1
-        });
-        assert_eq!(ldm, [7, 7, 7, 6]);
-        // STR r0, [r1, r2] not after a load: 2
-        assert_eq!(
-            all(|c| {
-                c.str = 1;
-                c.str_reg = 1
-            }),
-            [2, 2, 2, 1]
-        );
-        // LDR r0, =imm: 2 + the literal cycle (TRM and SLOW 1, FAST 0, v1 0)
-        assert_eq!(
-            all(|c| {
-                c.ldr = 1;
-                c.ldr_lit = 1
-            }),
-            [3, 2, 3, 2]
-        );
-        // MOVS; IT; ADDEQ: IT folds onto the 16-bit MOVS only in FAST
-        assert_eq!(
-            all(|c| {
-                c.alu = 2;
-                c.it = 1;
-                c.it_fold = 1
-            }),
-            [3, 2, 3, 3]
-        );
-    }
-
-    #[test]
-    fn terms_sum_and_arithmetic() {
-        let c = sample();
-        let t = cycle_terms(&c, &TimingRules::TRM);
-        assert_eq!(t.iter().map(|x| x.1).sum::<u64>(), estimate_cycles(&c));
-        // 11 alu/it + (10 - 2) ldr + 3 str + (1 + 4) ldm + 3 br + 2 x 3 refill
-        assert_eq!(estimate_cycles(&c), 11 + 8 + 3 + 5 + 3 + 6);
-        let d = c.add(&c).sub(&c);
-        assert_eq!(d, c);
-        let huge = ClassCounts {
-            div: u64::MAX,
-            ..Default::default()
-        };
-        assert_eq!(estimate_cycles(&huge), u64::MAX);
-    }
-}
+mod tests;
