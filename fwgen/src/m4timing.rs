@@ -231,10 +231,7 @@ mod tests {
         assert_eq!(sequence_cycles(&[ldr(0, 1), ldr(1, 2)], &r), 3);
         // LDR R0,[R1,R5]; LDR R1,[R2]; LDR R2,[R3,#4]: "normally four cycles total"
         let ldr_reg = step(Kind::Load { literal: false }, 1, (1 << 1) | (1 << 5));
-        assert_eq!(
-            sequence_cycles(&[ldr_reg, ldr(1, 2), ldr(2, 3)], &r),
-            4
-        );
+        assert_eq!(sequence_cycles(&[ldr_reg, ldr(1, 2), ldr(2, 3)], &r), 4);
         // LDR R0,[R1,R2]; STR R1,[R3,R2]: "normally three cycles total"
         let ldr_r = step(Kind::Load { literal: false }, 1, 0b110);
         let str_r = step(Kind::Store { reg_offset: true }, 0, 0b1100);
@@ -244,7 +241,10 @@ mod tests {
         assert_eq!(sequence_cycles(&[str_r], &TimingRules::V1), 1);
         // a load whose base is the previous load's destination: 2 + 2; v1 pipelined it
         assert_eq!(sequence_cycles(&[ldr(4, 7), ldr(5, 4)], &r), 4);
-        assert_eq!(sequence_cycles(&[ldr(4, 7), ldr(5, 4)], &TimingRules::V1), 3);
+        assert_eq!(
+            sequence_cycles(&[ldr(4, 7), ldr(5, 4)], &TimingRules::V1),
+            3
+        );
         // a store whose base is the previous load's destination: 2 + 1 + 1
         let st = step(Kind::Store { reg_offset: false }, 0, 1 << 4);
         assert_eq!(sequence_cycles(&[ldr(4, 7), st], &r), 4);

@@ -218,8 +218,18 @@ impl ClassCounts {
     /// instruction).
     fn check(&self) -> Result<(), String> {
         let memory = [
-            self.ldr, self.ldr_pc, self.str, self.ldrd, self.strd, self.ldm, self.stm,
-            self.vldr, self.vstr, self.vldm, self.vstm, self.tbb,
+            self.ldr,
+            self.ldr_pc,
+            self.str,
+            self.ldrd,
+            self.strd,
+            self.ldm,
+            self.stm,
+            self.vldr,
+            self.vstr,
+            self.vldm,
+            self.vstm,
+            self.tbb,
         ]
         .iter()
         .fold(0u64, |a, &v| a.saturating_add(v));
@@ -507,7 +517,10 @@ pub fn cycle_terms(c: &ClassCounts, r: &TimingRules) -> Vec<(&'static str, u64)>
         m(cost::STORE_REG_OFFSET - cost::STORE, on(c.str_reg)),
     ]);
     vec![
-        ("alu", m(cost::ONE, s(&[c.alu, c.it])).saturating_sub(folded)),
+        (
+            "alu",
+            m(cost::ONE, s(&[c.alu, c.it])).saturating_sub(folded),
+        ),
         ("mul", m(cost::ONE, c.mul)),
         ("div", m(r.div, c.div)),
         ("ldr", loads),
@@ -528,11 +541,19 @@ pub fn cycle_terms(c: &ClassCounts, r: &TimingRules) -> Vec<(&'static str, u64)>
         ("vmov", s(&[m(cost::ONE, c.vmov), m(cost::VMOV2, c.vmov2)])),
         (
             "fpu",
-            s(&[m(cost::ONE, c.fpu), m(cost::FMAC, c.fmac), m(cost::FDIV, c.fdiv)]),
+            s(&[
+                m(cost::ONE, c.fpu),
+                m(cost::FMAC, c.fmac),
+                m(cost::FDIV, c.fdiv),
+            ]),
         ),
         (
             "branch",
-            s(&[m(cost::ONE, c.br), m(cost::TBB, c.tbb), m(cost::TBB, c.ldr_pc)]),
+            s(&[
+                m(cost::ONE, c.br),
+                m(cost::TBB, c.tbb),
+                m(cost::TBB, c.ldr_pc),
+            ]),
         ),
         ("refill", m(r.refill, c.br_taken)),
         ("agu", m(cost::STALL, on(c.agu))),

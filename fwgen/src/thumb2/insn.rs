@@ -393,7 +393,10 @@ mod tests {
                 Insn::Ldrd { .. } | Insn::Strd { .. } => (3, false),
                 Insn::Str { .. } => (1, false),
                 Insn::Push(r) | Insn::Ldm { regs: r, .. } => (1 + r.len() as u64, false),
-                Insn::Pop(r) => (1 + r.len() as u64 + if r.contains(&PC) { 2 } else { 0 }, false),
+                Insn::Pop(r) => (
+                    1 + r.len() as u64 + if r.contains(&PC) { 2 } else { 0 },
+                    false,
+                ),
                 Insn::VPush | Insn::VPop => (17, false),
                 Insn::BxLr => (3, false),
                 Insn::Vmov2ToS { .. } | Insn::Vmov2ToR { .. } => (2, false),
@@ -423,24 +426,64 @@ mod tests {
                 let (a, b, c) = (r(next(13)), r(next(13)), r(next(13)));
                 body.push(match next(16) {
                     0 => Insn::Push(vec![a, LR]),
-                    1 => Insn::Pop(if next(2) == 0 { vec![a, PC] } else { vec![a, b] }),
+                    1 => Insn::Pop(if next(2) == 0 {
+                        vec![a, PC]
+                    } else {
+                        vec![a, b]
+                    }),
                     2 => Insn::VPush,
                     3 => Insn::VPop,
-                    4 | 5 => Insn::Ldr { rt: a, base: b, off: 4 },
-                    6 => Insn::Ldrd { rt: a, rt2: c, base: b, off: 0 },
-                    7 => Insn::Str { rt: a, base: b, off: 0 },
-                    8 => Insn::Strd { rt: a, rt2: c, base: b, off: 8 },
-                    9 => Insn::Eor { rd: a, rn: b, rm: c },
+                    4 | 5 => Insn::Ldr {
+                        rt: a,
+                        base: b,
+                        off: 4,
+                    },
+                    6 => Insn::Ldrd {
+                        rt: a,
+                        rt2: c,
+                        base: b,
+                        off: 0,
+                    },
+                    7 => Insn::Str {
+                        rt: a,
+                        base: b,
+                        off: 0,
+                    },
+                    8 => Insn::Strd {
+                        rt: a,
+                        rt2: c,
+                        base: b,
+                        off: 8,
+                    },
+                    9 => Insn::Eor {
+                        rd: a,
+                        rn: b,
+                        rm: c,
+                    },
                     10 => Insn::VmovToS { s: 1, rt: a },
                     11 => Insn::VmovToR { rt: a, s: 1 },
-                    12 => Insn::Vmov2ToR { rt: a, rt2: c, s: 2 },
-                    13 => Insn::Ldm { base: a, regs: vec![b, c] },
-                    14 => Insn::AddImm { rd: a, rn: b, imm: 4 },
+                    12 => Insn::Vmov2ToR {
+                        rt: a,
+                        rt2: c,
+                        s: 2,
+                    },
+                    13 => Insn::Ldm {
+                        base: a,
+                        regs: vec![b, c],
+                    },
+                    14 => Insn::AddImm {
+                        rd: a,
+                        rn: b,
+                        imm: 4,
+                    },
                     _ => Insn::BxLr,
                 });
             }
             assert_eq!(cycles(&body), v1_reference(&body), "{body:?}");
-            assert!(cycles_with(&body, &TimingRules::TRM) >= cycles(&body), "{body:?}");
+            assert!(
+                cycles_with(&body, &TimingRules::TRM) >= cycles(&body),
+                "{body:?}"
+            );
         }
     }
 }

@@ -336,7 +336,11 @@ fn class_estimate_is_the_per_instruction_rules() {
                 let literal = matches!(kind, Kind::Load { literal: true });
                 Step {
                     kind,
-                    wr: if matches!(kind, Kind::Alu | Kind::Load { .. }) { wr } else { 0 },
+                    wr: if matches!(kind, Kind::Alu | Kind::Load { .. }) {
+                        wr
+                    } else {
+                        0
+                    },
                     addr: if mem && !literal { addr } else { 0 },
                     is16: rng.gen_bool(0.5),
                     // a taken branch only at the end: the next instruction would start a block
