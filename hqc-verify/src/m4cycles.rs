@@ -15,25 +15,29 @@
 //!     classes main #0 alu=1 it=0 mul=0 div=0 ldr=1 ldr_pipe=0 ldr_pc=0 str=0 ldrd=0 strd=0 \
 //!     ldm=0 ldm_regs=0 ldm_pc=0 stm=0 stm_regs=0 vldr=0 vldr_regs=0 vstr=0 vstr_regs=0 vldm=0 \
 //!     vldm_regs=0 vstm=0 vstm_regs=0 vmov=0 vmov2=0 fpu=0 fmac=0 fdiv=0 br=1 tbb=0 \
-//!     br_taken=1 br_untaken=0\n";
+//!     br_taken=1 br_untaken=0 ldr_dep=0 agu=1 str_reg=0 ldr_lit=0 it_fold=0\n";
 //! let p = parse(log)?;
 //! let c = p.regions[0].classes.as_ref().map(estimate_cycles);
-//! assert_eq!(c, Some(1 + 2 + 3)); // ALU 1, LDR 2, taken branch 1 + P (P = 2)
+//! // ALU 1; LDR 2, + 1 because the ALU wrote its base; taken branch 1 + P (P = 2)
+//! assert_eq!(c, Some(1 + (2 + 1) + 3));
 //! # Ok::<(), hqc_verify::m4cycles::ParseError>(())
 //! ```
 
 use std::fmt::Write as _;
 
-/// Version of the timing rules of `docs/m4-timing.md`, to print next to every estimate.
-pub const TIMING_VERSION: &str = "m4-trm-r0p1-v1";
+use fwgen::m4timing::cost;
+/// The rules' version and range values: one definition with the generator's static model
+/// (`fwgen::m4timing`, docs/m4-timing.md).
+pub use fwgen::m4timing::{TimingRules, TIMING_VERSION};
 
 macro_rules! class_counts {
     ($( $(#[$doc:meta])* $field:ident ),* $(,)?) => {
         /// Executed instructions of one region (or of the whole program) per Cortex-M4
         /// instruction class, as counted by the plugin. The field names are the plugin's keys.
         ///
-        /// The primary classes (every field except `ldr_pipe`, `*_regs`, `ldm_pc`, `br_taken`
-        /// and `br_untaken`) partition the instructions: see [`ClassCounts::instructions`].
+        /// The primary classes (every field except `ldr_pipe`, `*_regs`, `ldm_pc`, `br_taken`,
+        /// `br_untaken` and the address-rule counts from `ldr_dep` on) partition the
+        /// instructions: see [`ClassCounts::instructions`].
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
         pub struct ClassCounts {
             $( $(#[$doc])* pub $field: u64, )*
@@ -132,6 +136,18 @@ class_counts! {
     br_taken,
     /// The other executed instructions that may write pc.
     br_untaken,
+    /// The part of `ldr_pipe` whose base or offset register is the previous load's destination:
+    /// such a load does not pipeline.
+    ldr_dep,
+    /// Loads and stores of every kind (and TBB/TBH) whose base or offset register the previous
+    /// instruction wrote as a result, except single loads after a single load (`ldr_dep`).
+    agu,
+    /// Single stores with a register offset whose previous instruction is not a single load.
+    str_reg,
+    /// The part of `ldr` that loads relative to pc (literal).
+    ldr_lit,
+    /// IT right after a 16-bit instruction (which it may fold onto).
+    it_fold,
 }
 
 impl ClassCounts {
@@ -195,15 +211,41 @@ impl ClassCounts {
         s
     }
 
-    /// Checks the relations that every plugin line satisfies: `ldr_pipe <= ldr`,
-    /// `ldm_pc <= ldm`, and at most one pc writer without an outcome (the last one of a run
-    /// that ends without reaching another instruction).
+    /// Checks the relations that every plugin line satisfies: each subset no larger than its
+    /// set (`ldr_pipe <= ldr`, `ldr_dep <= ldr_pipe`, `ldr_lit <= ldr`, `ldm_pc <= ldm`,
+    /// `str_reg <= str`, `it_fold <= it`, `agu` at most the loads and stores), and at most one
+    /// pc writer without an outcome (the last one of a run that ends without reaching another
+    /// instruction).
     fn check(&self) -> Result<(), String> {
-        if self.ldr_pipe > self.ldr {
-            return Err(format!("ldr_pipe={} > ldr={}", self.ldr_pipe, self.ldr));
-        }
-        if self.ldm_pc > self.ldm {
-            return Err(format!("ldm_pc={} > ldm={}", self.ldm_pc, self.ldm));
+        let memory = [
+            self.ldr,
+            self.ldr_pc,
+            self.str,
+            self.ldrd,
+            self.strd,
+            self.ldm,
+            self.stm,
+            self.vldr,
+            self.vstr,
+            self.vldm,
+            self.vstm,
+            self.tbb,
+        ]
+        .iter()
+        .fold(0u64, |a, &v| a.saturating_add(v));
+        let subsets = [
+            ("ldr_pipe", self.ldr_pipe, "ldr", self.ldr),
+            ("ldr_dep", self.ldr_dep, "ldr_pipe", self.ldr_pipe),
+            ("ldr_lit", self.ldr_lit, "ldr", self.ldr),
+            ("ldm_pc", self.ldm_pc, "ldm", self.ldm),
+            ("str_reg", self.str_reg, "str", self.str),
+            ("it_fold", self.it_fold, "it", self.it),
+            ("agu", self.agu, "loads and stores", memory),
+        ];
+        for (k, v, set, n) in subsets {
+            if v > n {
+                return Err(format!("{k}={v} > {set}={n}"));
+            }
         }
         let outcomes = self.br_taken.saturating_add(self.br_untaken);
         let writers = self.pc_writers();
@@ -426,32 +468,6 @@ pub fn parse(text: &str) -> Result<PluginLog, ParseError> {
     Ok(log)
 }
 
-/// The values that the Technical Reference Manual gives as ranges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TimingRules {
-    /// P, the pipeline refill after a taken branch or other write to pc (TRM: 1 to 3, by the
-    /// target's alignment and width and by whether the address was speculated early).
-    pub refill: u64,
-    /// Cycles of SDIV/UDIV (TRM: 2 to 12, by early termination on the operands, which the
-    /// plugin does not see).
-    pub div: u64,
-}
-
-impl TimingRules {
-    /// The point estimate: P = 2, the middle of 1..3; a divide at its worst case, 12.
-    pub const TRM: TimingRules = TimingRules { refill: 2, div: 12 };
-    /// The lower end of both ranges: P = 1, divide 2.
-    pub const FAST: TimingRules = TimingRules { refill: 1, div: 2 };
-    /// The upper end of both ranges: P = 3, divide 12.
-    pub const SLOW: TimingRules = TimingRules { refill: 3, div: 12 };
-}
-
-impl Default for TimingRules {
-    fn default() -> Self {
-        Self::TRM
-    }
-}
-
 /// Estimated cycles with [`TimingRules::TRM`].
 pub fn estimate_cycles(c: &ClassCounts) -> u64 {
     estimate_cycles_with(c, &TimingRules::TRM)
@@ -468,11 +484,11 @@ pub fn estimate_cycles_with(c: &ClassCounts, r: &TimingRules) -> u64 {
 ///
 /// | rule | cycles |
 /// |---|---|
-/// | `alu` | alu + it (1 each) |
+/// | `alu` | alu + it (1 each), less (1 - `rules.it_after_16bit`) x it_fold |
 /// | `mul` | mul (1 each, the 64-bit-result forms included) |
 /// | `div` | div x `rules.div` |
-/// | `ldr` | 2 x ldr - ldr_pipe (2, or 1 when pipelined after a load) |
-/// | `str` | str (1 each) |
+/// | `ldr` | 2 x ldr - ldr_pipe + ldr_dep (2, or 1 when pipelined after an independent load) |
+/// | `str` | str + str_reg (1, or 2 with a register offset not after a load) |
 /// | `ldrd_strd` | 3 x (ldrd + strd) (1 + N, N = 2) |
 /// | `ldm_stm` | ldm + ldm_regs + stm + stm_regs (1 + N each) |
 /// | `vldr_vstr` | vldr + vldr_regs + vstr + vstr_regs (1 + words: 2 for S, 3 for D) |
@@ -481,211 +497,69 @@ pub fn estimate_cycles_with(c: &ClassCounts, r: &TimingRules) -> u64 {
 /// | `fpu` | fpu + 3 x fmac + 14 x fdiv |
 /// | `branch` | br + 2 x tbb + 2 x ldr_pc (issue: 1; TBB/TBH and LDR pc 2) |
 /// | `refill` | br_taken x `rules.refill` |
+/// | `agu` | agu (1 each: an address register written by the previous instruction) |
+/// | `literal` | ldr_lit x `rules.literal` |
+///
+/// With `rules.address_rules == false` ([`TimingRules::V1`]) the terms `ldr_dep`, `str_reg`
+/// and `agu` are left out.
 pub fn cycle_terms(c: &ClassCounts, r: &TimingRules) -> Vec<(&'static str, u64)> {
     let m = |k: u64, v: u64| k.saturating_mul(v);
     let s = |vs: &[u64]| vs.iter().fold(0u64, |a, &v| a.saturating_add(v));
+    let on = |v: u64| if r.address_rules { v } else { 0 };
+    let folded = m(cost::ONE.saturating_sub(r.it_after_16bit), c.it_fold);
+    // 1 + N: the instruction's own cycle plus one per register or word
+    let multiple = |n: u64, regs: u64| s(&[n, regs]);
+    let loads = m(cost::LOAD, c.ldr)
+        .saturating_sub(m(cost::LOAD - cost::LOAD_PIPELINED, c.ldr_pipe))
+        .saturating_add(on(c.ldr_dep));
+    let stores = s(&[
+        m(cost::STORE, c.str),
+        m(cost::STORE_REG_OFFSET - cost::STORE, on(c.str_reg)),
+    ]);
     vec![
-        ("alu", s(&[c.alu, c.it])),
-        ("mul", c.mul),
+        (
+            "alu",
+            m(cost::ONE, s(&[c.alu, c.it])).saturating_sub(folded),
+        ),
+        ("mul", m(cost::ONE, c.mul)),
         ("div", m(r.div, c.div)),
-        ("ldr", m(2, c.ldr).saturating_sub(c.ldr_pipe)),
-        ("str", c.str),
-        ("ldrd_strd", m(3, s(&[c.ldrd, c.strd]))),
-        ("ldm_stm", s(&[c.ldm, c.ldm_regs, c.stm, c.stm_regs])),
-        ("vldr_vstr", s(&[c.vldr, c.vldr_regs, c.vstr, c.vstr_regs])),
-        ("vldm_vstm", s(&[c.vldm, c.vldm_regs, c.vstm, c.vstm_regs])),
-        ("vmov", s(&[c.vmov, m(2, c.vmov2)])),
-        ("fpu", s(&[c.fpu, m(3, c.fmac), m(14, c.fdiv)])),
-        ("branch", s(&[c.br, m(2, c.tbb), m(2, c.ldr_pc)])),
+        ("ldr", loads),
+        ("str", stores),
+        ("ldrd_strd", m(cost::DUAL, s(&[c.ldrd, c.strd]))),
+        (
+            "ldm_stm",
+            s(&[multiple(c.ldm, c.ldm_regs), multiple(c.stm, c.stm_regs)]),
+        ),
+        (
+            "vldr_vstr",
+            s(&[multiple(c.vldr, c.vldr_regs), multiple(c.vstr, c.vstr_regs)]),
+        ),
+        (
+            "vldm_vstm",
+            s(&[multiple(c.vldm, c.vldm_regs), multiple(c.vstm, c.vstm_regs)]),
+        ),
+        ("vmov", s(&[m(cost::ONE, c.vmov), m(cost::VMOV2, c.vmov2)])),
+        (
+            "fpu",
+            s(&[
+                m(cost::ONE, c.fpu),
+                m(cost::FMAC, c.fmac),
+                m(cost::FDIV, c.fdiv),
+            ]),
+        ),
+        (
+            "branch",
+            s(&[
+                m(cost::ONE, c.br),
+                m(cost::TBB, c.tbb),
+                m(cost::TBB, c.ldr_pc),
+            ]),
+        ),
         ("refill", m(r.refill, c.br_taken)),
+        ("agu", m(cost::STALL, on(c.agu))),
+        ("literal", m(r.literal, c.ldr_lit)),
     ]
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(name: &str, k: u64, c: &ClassCounts) -> String {
-        format!(
-            "region {name} #{k} {}\nclasses {name} #{k} {}\n",
-            c.instructions(),
-            c.to_fields()
-        )
-    }
-
-    fn sample() -> ClassCounts {
-        ClassCounts {
-            alu: 10,
-            it: 1,
-            ldr: 5,
-            ldr_pipe: 2,
-            str: 3,
-            ldm: 1,
-            ldm_regs: 4,
-            ldm_pc: 1,
-            br: 3,
-            br_taken: 3,
-            br_untaken: 1,
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn parse_round_trip_and_old_logs() {
-        let c = sample();
-        let text = format!(
-            "some qemu message\n{}region inner #0 7\ninsncount: stop without start for region x\ntotal {}\nclasses total {}\n",
-            line("main", 0, &c),
-            c.instructions(),
-            c.to_fields()
-        );
-        let p = parse(&text).expect("parses");
-        assert_eq!(p.regions.len(), 2);
-        assert_eq!(p.regions[0].classes, Some(c));
-        assert_eq!(p.regions[0].instructions, 23);
-        // a region line without classes (the plugin before classes) is kept as it is
-        assert_eq!(
-            p.region("inner", 0).map(|r| (r.instructions, r.classes)),
-            Some((7, None))
-        );
-        assert_eq!(p.total, Some(23));
-        assert_eq!(p.total_classes, Some(c));
-        assert_eq!(p.notes.len(), 1);
-    }
-
-    #[test]
-    fn parse_rejects_bad_lines() {
-        let c = sample();
-        let good = line("main", 0, &c);
-        let bad = [
-            good.replace("alu=10", "alu=x"),
-            good.replace("alu=10", "alu=10 alu=10"),
-            good.replace(" it=1", ""),
-            good.replace("it=1", "it=1 bogus=3"),
-            good.replace("it=1", "it"),
-            good.replace("#0 23", "0 23"),
-            good.replace("region main #0 23", "region main #0 24"),
-            good.replace("classes main #0", "classes other #0"),
-            good.replace("ldr_pipe=2", "ldr_pipe=6"),
-            good.replace("br_untaken=1", "br_untaken=3"),
-            format!("classes main #0 {}\n", c.to_fields()),
-            "total 1 2\n".to_string(),
-            format!("total 5\nclasses total {}\n", c.to_fields()),
-            "region main #0\n".to_string(),
-        ];
-        for b in &bad {
-            assert!(parse(b).is_err(), "accepted: {b}");
-        }
-        assert!(parse(&good).is_ok());
-    }
-
-    #[test]
-    fn cycle_rules_per_class() {
-        let one = |f: fn(&mut ClassCounts)| {
-            let mut c = ClassCounts::default();
-            f(&mut c);
-            (
-                estimate_cycles(&c),
-                estimate_cycles_with(&c, &TimingRules::FAST),
-            )
-        };
-        assert_eq!(one(|c| c.alu = 10), (10, 10));
-        assert_eq!(one(|c| c.it = 1), (1, 1));
-        assert_eq!(one(|c| c.mul = 3), (3, 3));
-        assert_eq!(one(|c| c.div = 1), (12, 2));
-        // N loads back to back: N + 1
-        assert_eq!(
-            one(|c| {
-                c.ldr = 4;
-                c.ldr_pipe = 3
-            }),
-            (5, 5)
-        );
-        assert_eq!(one(|c| c.ldr = 1), (2, 2));
-        assert_eq!(one(|c| c.str = 2), (2, 2));
-        assert_eq!(one(|c| c.ldrd = 1), (3, 3));
-        assert_eq!(
-            one(|c| {
-                c.ldm = 1;
-                c.ldm_regs = 4
-            }),
-            (5, 5)
-        );
-        // POP {r4-r7, pc}: 1 + N + P
-        assert_eq!(
-            one(|c| {
-                c.ldm = 1;
-                c.ldm_regs = 5;
-                c.ldm_pc = 1;
-                c.br_taken = 1
-            }),
-            (8, 7)
-        );
-        assert_eq!(
-            one(|c| {
-                c.vldr = 2;
-                c.vldr_regs = 3
-            }),
-            (5, 5)
-        );
-        assert_eq!(one(|c| c.vmov = 1), (1, 1));
-        assert_eq!(one(|c| c.vmov2 = 1), (2, 2));
-        assert_eq!(one(|c| c.fdiv = 1), (14, 14));
-        assert_eq!(one(|c| c.fmac = 1), (3, 3));
-        // taken branch 1 + P, untaken 1
-        assert_eq!(
-            one(|c| {
-                c.br = 1;
-                c.br_taken = 1
-            }),
-            (3, 2)
-        );
-        assert_eq!(
-            one(|c| {
-                c.br = 1;
-                c.br_untaken = 1
-            }),
-            (1, 1)
-        );
-        // LDR pc: 2 + P; TBB: 2 + P
-        assert_eq!(
-            one(|c| {
-                c.ldr_pc = 1;
-                c.br_taken = 1
-            }),
-            (4, 3)
-        );
-        assert_eq!(
-            one(|c| {
-                c.tbb = 1;
-                c.br_taken = 1
-            }),
-            (4, 3)
-        );
-        let slow = estimate_cycles_with(
-            &ClassCounts {
-                br: 1,
-                br_taken: 1,
-                ..Default::default()
-            },
-            &TimingRules::SLOW,
-        );
-        assert_eq!(slow, 4);
-    }
-
-    #[test]
-    fn terms_sum_and_arithmetic() {
-        let c = sample();
-        let t = cycle_terms(&c, &TimingRules::TRM);
-        assert_eq!(t.iter().map(|x| x.1).sum::<u64>(), estimate_cycles(&c));
-        // 11 alu/it + (10 - 2) ldr + 3 str + (1 + 4) ldm + 3 br + 2 x 3 refill
-        assert_eq!(estimate_cycles(&c), 11 + 8 + 3 + 5 + 3 + 6);
-        let d = c.add(&c).sub(&c);
-        assert_eq!(d, c);
-        let huge = ClassCounts {
-            div: u64::MAX,
-            ..Default::default()
-        };
-        assert_eq!(estimate_cycles(&huge), u64::MAX);
-    }
-}
+mod tests;

@@ -171,9 +171,10 @@ fn expected() -> Vec<(&'static str, ClassCounts, u64)> {
                 ldm_regs: 9,
                 stm: 2,
                 stm_regs: 9,
+                agu: 1,
                 ..z
             },
-            1 + (1 + 4) + (1 + 5) + (1 + 3) + (1 + 6),
+            1 + (1 + 4) + (1 + 5) + (1 + 3) + (1 + 6) + 1,
         ),
         (
             "loop",
@@ -222,9 +223,11 @@ fn expected() -> Vec<(&'static str, ClassCounts, u64)> {
                 str: 3,
                 ldrd: 1,
                 strd: 1,
+                ldr_lit: 1,
+                agu: 1,
                 ..z
             },
-            1 + (5 * 2 + 4) + 3 + 3 + 3,
+            1 + (5 * 2 + 4) + 3 + 3 + 3 + 1 + 1,
         ),
         (
             "vls",
@@ -261,9 +264,11 @@ fn expected() -> Vec<(&'static str, ClassCounts, u64)> {
                 ldr_pc: 1,
                 br_taken: 6,
                 br_untaken: 2,
+                agu: 2,
+                it_fold: 2,
                 ..z
             },
-            9 + 2 + 6 + 2 + 2 + 6 * 2,
+            9 + 2 + 6 + 2 + 2 + 6 * 2 + 2,
         ),
         (
             "xpage",
@@ -273,6 +278,59 @@ fn expected() -> Vec<(&'static str, ClassCounts, u64)> {
                 ..z
             },
             4 + 1,
+        ),
+        (
+            "deps",
+            ClassCounts {
+                alu: 8,
+                ldr: 10,
+                ldr_pipe: 5,
+                ldr_dep: 1,
+                ldr_lit: 2,
+                str: 6,
+                str_reg: 2,
+                ldm: 1,
+                ldm_regs: 2,
+                vldr: 1,
+                vldr_regs: 1,
+                vmov: 2,
+                it: 2,
+                it_fold: 1,
+                agu: 5,
+                ..z
+            },
+            // alu + it, loads (2 x 10 - 5 pipelined + 1 dependent), stores (6 + 2 with a
+            // register offset), LDM 1 + 2, VLDR 1 + 1, VMOV, agu stalls, literal cycles
+            (8 + 2) + (2 * 10 - 5 + 1) + (6 + 2) + 3 + 2 + 2 + 5 + 2,
+        ),
+        (
+            "xagu",
+            ClassCounts {
+                alu: 1,
+                ldr: 1,
+                agu: 1,
+                ..z
+            },
+            1 + 2 + 1,
+        ),
+        (
+            "xstr",
+            ClassCounts {
+                ldr: 1,
+                str: 1,
+                ..z
+            },
+            2 + 1,
+        ),
+        (
+            "xit",
+            ClassCounts {
+                alu: 2,
+                it: 1,
+                it_fold: 1,
+                ..z
+            },
+            3,
         ),
     ]
 }
@@ -306,7 +364,25 @@ fn snippet_cycles_follow_the_rules() {
         let fast = m4cycles::estimate_cycles_with(&c, &TimingRules::FAST);
         let slow = m4cycles::estimate_cycles_with(&c, &TimingRules::SLOW);
         assert!(fast <= cycles && cycles <= slow, "snippet {name}");
+        let v1 = m4cycles::estimate_cycles_with(&c, &TimingRules::V1);
+        assert!(v1 <= cycles, "snippet {name}");
     }
+}
+
+/// The range ends and the rules before the address rules on the snippets that exercise them,
+/// read off the source: `deps` has 1 folded IT and 2 literal loads (FAST: 48 - 1 - 2), and
+/// v1 had no `ldr_dep`, `agu`, `str_reg` or literal cycles (48 - 1 - 5 - 2 - 2).
+#[test]
+fn snippet_range_ends_and_v1() {
+    let with = |name: &str, r: &TimingRules| m4cycles::estimate_cycles_with(&classes(name), r);
+    assert_eq!(with("deps", &TimingRules::TRM), 48);
+    assert_eq!(with("deps", &TimingRules::FAST), 45);
+    assert_eq!(with("deps", &TimingRules::SLOW), 48);
+    assert_eq!(with("deps", &TimingRules::V1), 38);
+    assert_eq!(with("xit", &TimingRules::FAST), 2);
+    assert_eq!(with("xagu", &TimingRules::V1), 3);
+    // brs: two ITs after a 16-bit CMP fold in FAST (and P = 1: 6 taken branches, 6 cycles less)
+    assert_eq!(with("brs", &TimingRules::FAST), 35 - 2 - 6);
 }
 
 #[test]

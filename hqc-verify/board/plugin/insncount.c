@@ -32,7 +32,7 @@
  *   ldr       single loads LDR/LDRB/LDRH/LDRSB/LDRSH/LDREX* (any addressing, literal included),
  *             not to pc
  *   ldr_pipe  the part of ldr whose previous executed instruction was also a single load
- *             (not LDRD, not LDR pc, not LDM); address dependencies are not looked at
+ *             (not LDRD, not LDR pc, not LDM), whatever its registers
  *   ldr_pc    LDR pc, [..] (a load that writes pc)
  *   str       single stores STR/STRB/STRH/STREX*
  *   ldrd strd LDRD / STRD
@@ -51,15 +51,28 @@
  *   tbb       TBB/TBH
  *   br_taken br_untaken   outcome of every executed instruction that may write pc (br, tbb,
  *             ldr_pc, ldm_pc): taken when the next executed instruction is not at addr+size.
+ * The address rules (docs/m4-timing.md; each instruction's registers are decoded at translation
+ * time, "the previous instruction" is the previous executed one):
+ *   ldr_dep   the part of ldr_pipe whose base or offset register is the previous load's
+ *             destination (such a load does not pipeline)
+ *   agu       loads and stores of every kind (and TBB/TBH) whose base or offset register the
+ *             previous instruction wrote as a result (a data-processing or transfer result, or
+ *             the destination of a single load), except single loads after a single load
+ *             (counted by ldr_dep instead)
+ *   str_reg   single stores with a register offset whose previous instruction is not a single load
+ *   ldr_lit   the part of ldr that is a literal (pc-relative) load
+ *   it_fold   IT whose previous instruction is a 16-bit instruction
  * Outcomes: such an instruction always ends its translation block, so it gets an exec callback
  * that records its fall-through address, and the first instruction of every block gets an exec
  * callback (registered before the marker callbacks) that compares its address with it.  A
  * branch to its own fall-through address counts as untaken; an exception taken right after a
  * branch (no interrupts are used by the firmware) would count as taken.
- * ldr_pipe: decided at translation time from the previous instruction of the same block; for
- * the first instruction of a block, a single load that ends a block records its fall-through
- * address in an exec callback, and the next block, when it starts with a single load at that
- * address, moves one count from ldr to ldr_pipe (in a callback after the marker callbacks).
+ * ldr_pipe and the address rules: decided at translation time from the previous instruction of
+ * the same block.  The first instruction of a block is counted as if nothing preceded it (right
+ * after a branch).  A block that ends without a pc writer (a page end, the block-size limit)
+ * records its fall-through address and its last instruction's registers in an exec callback;
+ * the next block, when it starts at that address, corrects its first instruction's counts (ldr
+ * to ldr_pipe, ldr_dep, agu, str_reg, it_fold) in a callback after the marker callbacks.
  *
  * Trace mode (constant-time check, docs/board.md section 13).  Only with the arguments
  *   trace=1              hash, per region instance, the executed instruction addresses and the
@@ -132,6 +145,7 @@ enum {
     NPRIMARY,
     S_LDM_REGS = NPRIMARY, S_LDM_PC, S_STM_REGS, S_VLDR_REGS, S_VSTR_REGS, S_VLDM_REGS,
     S_VSTM_REGS, S_TAKEN, S_UNTAKEN,
+    S_LDR_DEP, S_AGU, S_STR_REG, S_LDR_LIT, S_IT_FOLD,
     NCNT
 };
 
@@ -191,151 +205,10 @@ static struct pair pairs[MAX_PAIRS];
 static int npairs;
 static uint64_t cnt[NCNT];         /* single vCPU (Cortex-M): one set of counters is enough */
 static uint64_t pend_branch;       /* fall-through address of the last executed pc writer, 0 = none */
-static uint64_t pend_load;         /* fall-through address of a block-ending single load, 0 = none */
-static bool head_pipe;             /* the current block's first instruction is a pipelined load */
+static uint64_t pend_tail;         /* packed tail() of a block that ended without a pc writer, 0 = none */
+static unsigned head_adj;          /* ADJ_* moves for the current block's first instruction */
 
-/* ------------------------------------ Thumb-2 decoding ------------------------------------ */
-
-struct klass {
-    int c;          /* primary class */
-    unsigned regs;  /* registers / words transferred (multiple, VLDR/VSTR) */
-    bool pcw;       /* may write pc */
-    bool sload;     /* single load eligible for pipelining */
-    bool ldm_pc;    /* LDM/POP with pc in its list */
-};
-
-static struct klass K(int c) { struct klass k = { c, 0, false, false, false }; return k; }
-static struct klass KB(int c) { struct klass k = { c, 0, true, false, false }; return k; }
-static struct klass KL(void) { struct klass k = { C_LDR, 0, false, true, false }; return k; }
-static struct klass KR(int c, unsigned regs) { struct klass k = { c, regs, false, false, false }; return k; }
-
-static struct klass decode16(uint32_t hw)
-{
-    if ((hw & 0xFC00) == 0x4000)                       /* data processing (register) */
-        return K(((hw >> 6) & 0xF) == 0xD ? C_MUL : C_ALU);
-    if ((hw & 0xFC00) == 0x4400) {                     /* special data processing, BX/BLX */
-        unsigned op = (hw >> 8) & 3, rd = ((hw >> 4) & 8) | (hw & 7);
-        if (op == 3 || (op != 1 && rd == 15)) return KB(C_BR);
-        return K(C_ALU);
-    }
-    if ((hw & 0xF800) == 0x4800) return KL();          /* LDR literal */
-    if ((hw & 0xF000) == 0x5000)                       /* load/store register offset */
-        return ((hw >> 9) & 7) < 3 ? K(C_STR) : KL();
-    if ((hw & 0xE000) == 0x6000 || (hw & 0xF000) == 0x8000 || (hw & 0xF000) == 0x9000)
-        return (hw & 0x0800) ? KL() : K(C_STR);        /* immediate / halfword / SP-relative */
-    if ((hw & 0xF000) == 0xB000) {                     /* miscellaneous */
-        if ((hw & 0xFE00) == 0xB400) return KR(C_STM, (unsigned)__builtin_popcount(hw & 0x1FF));
-        if ((hw & 0xFE00) == 0xBC00) {
-            struct klass k = KR(C_LDM, (unsigned)__builtin_popcount(hw & 0x1FF));
-            if (hw & 0x100) k.pcw = k.ldm_pc = true;
-            return k;
-        }
-        if ((hw & 0xF500) == 0xB100) return KB(C_BR);  /* CBZ/CBNZ */
-        if ((hw & 0xFF00) == 0xBF00 && (hw & 0xF)) return K(C_IT);
-        return K(C_ALU);
-    }
-    if ((hw & 0xF800) == 0xC000) return KR(C_STM, (unsigned)__builtin_popcount(hw & 0xFF));
-    if ((hw & 0xF800) == 0xC800) return KR(C_LDM, (unsigned)__builtin_popcount(hw & 0xFF));
-    if ((hw & 0xF000) == 0xD000)                       /* B<cond>, UDF, SVC */
-        return ((hw >> 8) & 0xF) < 14 ? KB(C_BR) : K(C_ALU);
-    if ((hw & 0xF800) == 0xE000) return KB(C_BR);      /* B */
-    return K(C_ALU);                                   /* shifts, add/sub/mov/cmp imm, ADR, ... */
-}
-
-/* coprocessor space (hw1 0xEC00..0xEFFF); only coprocessors 10/11 (the FPU) are classified */
-static struct klass decode_cp(uint32_t hw1, uint32_t hw2)
-{
-    unsigned cp = (hw2 >> 8) & 0xF, op1 = (hw1 >> 4) & 0x3F;
-    if ((cp & 0xE) != 0xA) return K(C_ALU);
-    if ((op1 & 0x20) == 0) {
-        if ((op1 & 0x3E) == 0x04) return K(C_VMOV2);   /* 64-bit transfers */
-        if ((op1 & 0x3A) == 0x00) return K(C_ALU);     /* undefined */
-        bool p = (hw1 >> 8) & 1, w = (hw1 >> 5) & 1, l = (hw1 >> 4) & 1;
-        if (p && !w) return KR(l ? C_VLDR : C_VSTR, cp == 0xB ? 2 : 1);
-        return KR(l ? C_VLDM : C_VSTM, hw2 & 0xFF);    /* imm8 = words */
-    }
-    if ((op1 & 0x30) != 0x20) return K(C_ALU);
-    if (hw2 & 0x10) {                                  /* 8/16/32-bit core <-> FP transfers */
-        unsigned a = (hw1 >> 5) & 7, c = (hw2 >> 8) & 1;
-        return K(!c && a == 7 ? C_FPU : C_VMOV);       /* VMRS/VMSR : VMOV */
-    }
-    unsigned opc1 = (((hw1 >> 7) & 1) << 2) | ((hw1 >> 4) & 3), opc2 = hw1 & 0xF, opc3 = (hw2 >> 6) & 3;
-    switch (opc1) {
-    case 0: case 1: case 5: case 6: return K(C_FMAC);
-    case 4: return K(C_FDIV);
-    case 7:
-        if (!(opc3 & 1) || (opc2 == 0 && opc3 == 1)) return K(C_VMOV);  /* VMOV imm / reg */
-        if (opc2 == 1 && opc3 == 3) return K(C_FDIV);                   /* VSQRT */
-        return K(C_FPU);
-    default: return K(C_FPU);
-    }
-}
-
-static struct klass decode32(uint32_t hw1, uint32_t hw2)
-{
-    unsigned op1 = (hw1 >> 11) & 3;
-    if (op1 == 1) {
-        if ((hw1 & 0x0640) == 0x0000) {                /* load/store multiple */
-            unsigned op = (hw1 >> 7) & 3;
-            if (op != 1 && op != 2) return K(C_ALU);   /* SRS/RFE: not in M profile */
-            if (hw1 & 0x10) {
-                struct klass k = KR(C_LDM, (unsigned)__builtin_popcount(hw2 & 0xFFFF));
-                if (hw2 & 0x8000) k.pcw = k.ldm_pc = true;
-                return k;
-            }
-            return KR(C_STM, (unsigned)__builtin_popcount(hw2 & 0xFFFF));
-        }
-        if ((hw1 & 0x0640) == 0x0040) {                /* dual, exclusive, table branch */
-            unsigned o1 = (hw1 >> 7) & 3, o2 = (hw1 >> 4) & 3;
-            if (o1 == 0 && o2 == 0) return K(C_STR);   /* STREX */
-            if (o1 == 0 && o2 == 1) return KL();       /* LDREX */
-            if (o1 == 1 && o2 == 0) return K(C_STR);   /* STREXB/H */
-            if (o1 == 1 && o2 == 1) return ((hw2 >> 4) & 0xF) <= 1 ? KB(C_TBB) : KL();
-            return K((o2 & 1) ? C_LDRD : C_STRD);
-        }
-        if ((hw1 & 0x0600) == 0x0200) return K(C_ALU); /* data processing (shifted register) */
-        return decode_cp(hw1, hw2);
-    }
-    if (op1 == 2) {
-        if (!(hw2 & 0x8000)) return K(C_ALU);          /* data processing (immediate) */
-        unsigned o = hw2 & 0x5000;
-        if (o == 0x0000) return ((hw1 >> 7) & 7) != 7 ? KB(C_BR) : K(C_ALU); /* B<cond>.W / misc */
-        if (o == 0x1000 || o == 0x5000) return KB(C_BR);                     /* B.W, BL */
-        return K(C_ALU);
-    }
-    /* op1 == 3 */
-    if ((hw1 & 0xFF10) == 0xF800) return K(C_STR);     /* store single */
-    if ((hw1 & 0xFE10) == 0xF810) {                    /* load byte/halfword/word, hints */
-        unsigned size = (hw1 >> 5) & 3, rt = hw2 >> 12;
-        if (size == 3) return K(C_ALU);
-        if (rt == 15) return size == 2 ? KB(C_LDR_PC) : K(C_ALU);  /* LDR pc : PLD/PLI */
-        return KL();
-    }
-    if ((hw1 & 0xFF00) == 0xFA00) return K(C_ALU);     /* data processing (register) */
-    if ((hw1 & 0xFF80) == 0xFB00) return K(C_MUL);     /* multiply, multiply accumulate */
-    if ((hw1 & 0xFF80) == 0xFB80) {                    /* long multiply, divide */
-        unsigned o = (hw1 >> 4) & 7;
-        return K(o == 1 || o == 3 ? C_DIV : C_MUL);
-    }
-    return K(C_ALU);
-}
-
-/* Thumb instruction length from its first halfword (32-bit when hw1[15:11] is 0b11101..0b11111).
-   The length reported by qemu_plugin_insn_size is not used for this: QEMU 7.2 appends the bytes
-   of its page-crossing look-ahead (the next halfword) to a 16-bit instruction that ends 2 bytes
-   before a page boundary, which then reports size 4. */
-static size_t thumb_len(const uint8_t *b)
-{
-    uint32_t hw1 = (uint32_t)b[0] | (uint32_t)b[1] << 8;
-    return (hw1 & 0xF800) >= 0xE800 ? 4 : 2;
-}
-
-static struct klass decode(const uint8_t *b, size_t len)
-{
-    uint32_t hw1 = (uint32_t)b[0] | (uint32_t)b[1] << 8;
-    if (len < 4) return decode16(hw1);
-    return decode32(hw1, (uint32_t)b[2] | (uint32_t)b[3] << 8);
-}
+#include "thumb2_decode.h"
 
 /* ------------------------------------- exec callbacks ------------------------------------- */
 
@@ -345,31 +218,62 @@ static void on_pcw(unsigned int vcpu, void *ud)
     pend_branch = (uint64_t)(uintptr_t)ud;
 }
 
-static void on_tail_load(unsigned int vcpu, void *ud)
+/* tail of a block that ends without a pc writer: ud = tail_pack(fall-through address, prev) */
+static void on_tail(unsigned int vcpu, void *ud)
 {
     (void)vcpu;
-    pend_load = (uint64_t)(uintptr_t)ud;
+    pend_tail = (uint64_t)(uintptr_t)ud;
 }
 
-/* ud = block address | 1 when the block's first instruction is a single load */
+/* packed prev, with the address the next instruction must have for it to apply (bits 0..31) */
+static uint64_t tail_pack(uint64_t next, struct prev p)
+{
+    return (next & 0xFFFFFFFFu) | (uint64_t)p.wr << 32 | (uint64_t)p.sload << 48 |
+           (uint64_t)p.is16 << 49 | (uint64_t)1 << 50;
+}
+
+/* packed first instruction of a block: address, dep.addr, and the flags rules_after reads */
+static uint64_t head_pack(uint64_t va, struct klass k, struct dep d)
+{
+    return (va & 0xFFFFFFFFu) | (uint64_t)d.addr << 32 | (uint64_t)k.sload << 48 |
+           (uint64_t)d.mem << 49 | (uint64_t)d.str_reg << 50 | (uint64_t)(k.c == C_IT) << 51;
+}
+
+/* ud = head_pack(..) of the block's first instruction */
 static void on_head(unsigned int vcpu, void *ud)
 {
     (void)vcpu;
-    uint64_t v = (uint64_t)(uintptr_t)ud, va = v & ~(uint64_t)1;
+    uint64_t v = (uint64_t)(uintptr_t)ud, va = v & 0xFFFFFFFFu;
     if (pend_branch) {
-        cnt[va != pend_branch ? S_TAKEN : S_UNTAKEN]++;
+        cnt[va != (pend_branch & 0xFFFFFFFFu) ? S_TAKEN : S_UNTAKEN]++;
         pend_branch = 0;
     }
-    head_pipe = (v & 1) && pend_load && va == pend_load;
-    pend_load = 0;
+    head_adj = 0;
+    if (pend_tail && va == (pend_tail & 0xFFFFFFFFu)) {
+        struct prev p = { (pend_tail >> 48) & 1, (uint16_t)(pend_tail >> 32), (pend_tail >> 49) & 1 };
+        struct klass k = K((v >> 51) & 1 ? C_IT : C_ALU);
+        k.sload = (v >> 48) & 1;
+        struct dep d = DM(0, (uint16_t)(v >> 32));
+        d.mem = (v >> 49) & 1;
+        d.str_reg = (v >> 50) & 1;
+        /* the inline adds assumed no previous instruction (a block reached by a branch) */
+        struct prev none = { false, 0, false };
+        head_adj = rules_after(p, k, d) ^ rules_after(none, k, d);
+    }
+    pend_tail = 0;
 }
 
-/* a block that starts with a single load: registered after the marker callbacks, so that the
-   move from ldr to ldr_pipe lands on the same side of a region boundary as the inline add */
-static void on_head_load(unsigned int vcpu, void *ud)
+/* first instruction of a block that a rule may concern: registered after the marker callbacks,
+   so that the moves land on the same side of a region boundary as the inline adds */
+static void on_head_adj(unsigned int vcpu, void *ud)
 {
     (void)vcpu; (void)ud;
-    if (head_pipe) { cnt[C_LDR]--; cnt[C_LDR_PIPE]++; }
+    if (!head_adj) return;
+    if (head_adj & ADJ_PIPE) { cnt[C_LDR]--; cnt[C_LDR_PIPE]++; }
+    if (head_adj & ADJ_DEP) cnt[S_LDR_DEP]++;
+    if (head_adj & ADJ_AGU) cnt[S_AGU]++;
+    if (head_adj & ADJ_STR_REG) cnt[S_STR_REG]--;   /* a store after a load: pipelined */
+    if (head_adj & ADJ_FOLD) cnt[S_IT_FOLD]++;
 }
 
 static void on_trace_insn(unsigned int vcpu, void *ud)
@@ -465,7 +369,7 @@ static uint64_t sum_primary(const uint64_t *c)
 /* "classes <name> ..." line for the counter differences d */
 static void print_classes(const char *head, const uint64_t *d)
 {
-    char buf[1024];
+    char buf[2048];
     snprintf(buf, sizeof buf,
              "classes %s alu=%" PRIu64 " it=%" PRIu64 " mul=%" PRIu64 " div=%" PRIu64
              " ldr=%" PRIu64 " ldr_pipe=%" PRIu64 " ldr_pc=%" PRIu64 " str=%" PRIu64
@@ -474,12 +378,14 @@ static void print_classes(const char *head, const uint64_t *d)
              " vldr_regs=%" PRIu64 " vstr=%" PRIu64 " vstr_regs=%" PRIu64 " vldm=%" PRIu64
              " vldm_regs=%" PRIu64 " vstm=%" PRIu64 " vstm_regs=%" PRIu64 " vmov=%" PRIu64
              " vmov2=%" PRIu64 " fpu=%" PRIu64 " fmac=%" PRIu64 " fdiv=%" PRIu64 " br=%" PRIu64
-             " tbb=%" PRIu64 " br_taken=%" PRIu64 " br_untaken=%" PRIu64 "\n",
+             " tbb=%" PRIu64 " br_taken=%" PRIu64 " br_untaken=%" PRIu64 " ldr_dep=%" PRIu64
+             " agu=%" PRIu64 " str_reg=%" PRIu64 " ldr_lit=%" PRIu64 " it_fold=%" PRIu64 "\n",
              head, d[C_ALU], d[C_IT], d[C_MUL], d[C_DIV], d[C_LDR] + d[C_LDR_PIPE], d[C_LDR_PIPE],
              d[C_LDR_PC], d[C_STR], d[C_LDRD], d[C_STRD], d[C_LDM], d[S_LDM_REGS], d[S_LDM_PC],
              d[C_STM], d[S_STM_REGS], d[C_VLDR], d[S_VLDR_REGS], d[C_VSTR], d[S_VSTR_REGS],
              d[C_VLDM], d[S_VLDM_REGS], d[C_VSTM], d[S_VSTM_REGS], d[C_VMOV], d[C_VMOV2],
-             d[C_FPU], d[C_FMAC], d[C_FDIV], d[C_BR], d[C_TBB], d[S_TAKEN], d[S_UNTAKEN]);
+             d[C_FPU], d[C_FMAC], d[C_FDIV], d[C_BR], d[C_TBB], d[S_TAKEN], d[S_UNTAKEN],
+             d[S_LDR_DEP], d[S_AGU], d[S_STR_REG], d[S_LDR_LIT], d[S_IT_FOLD]);
     qemu_plugin_outs(buf);
 }
 
@@ -507,51 +413,62 @@ static void on_stop(unsigned int vcpu, void *ud)
 
 /* ----------------------------------- translation ------------------------------------------ */
 
+static void inline_add(struct qemu_plugin_insn *insn, int slot, uint64_t v)
+{
+    qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &cnt[slot], v);
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
     size_t n = qemu_plugin_tb_n_insns(tb);
-    bool prev_sload = false;
+    struct prev p = { false, 0, false };   /* the block's first instruction: none is assumed */
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(insn);
         size_t got = qemu_plugin_insn_size(insn);
         const uint8_t *bytes = qemu_plugin_insn_data(insn);
         size_t sz = (bytes && got >= 2) ? thumb_len(bytes) : got;
-        struct klass k = (bytes && got >= sz && sz >= 2) ? decode(bytes, sz) : K(C_ALU);
+        bool ok = bytes && got >= sz && sz >= 2;
+        struct klass k = ok ? decode(bytes, sz) : K(C_ALU);
+        struct dep d = ok ? deps(bytes, sz) : D(0);
         /* outcome of the previous pc writer first, then the markers, then the inline adds */
         if (i == 0)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_head, QEMU_PLUGIN_CB_NO_REGS,
-                                                   (void *)(uintptr_t)(va | (k.sload ? 1 : 0)));
-        for (int p = 0; p < npairs; p++) {
-            if (va == pairs[p].start)
-                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, &pairs[p]);
-            if (va == pairs[p].stop)
-                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop, QEMU_PLUGIN_CB_NO_REGS, &pairs[p]);
+                                                   (void *)(uintptr_t)head_pack(va, k, d));
+        for (int q = 0; q < npairs; q++) {
+            if (va == pairs[q].start)
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, &pairs[q]);
+            if (va == pairs[q].stop)
+                qemu_plugin_register_vcpu_insn_exec_cb(insn, on_stop, QEMU_PLUGIN_CB_NO_REGS, &pairs[q]);
         }
-        if (i == 0 && k.sload)
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_head_load, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        if (i == 0 && (d.mem || k.c == C_IT))
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_head_adj, QEMU_PLUGIN_CB_NO_REGS, NULL);
         if (trace_on) {
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_trace_insn, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)(uintptr_t)va);
             qemu_plugin_register_vcpu_mem_cb(insn, on_trace_mem, QEMU_PLUGIN_CB_NO_REGS,
                                              QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)va);
         }
+        struct prev here = { k.sload, d.wr, sz == 2 };
         if (k.pcw)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_pcw, QEMU_PLUGIN_CB_NO_REGS,
                                                    (void *)(uintptr_t)(va + sz));
-        else if (k.sload && i + 1 == n)
-            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_tail_load, QEMU_PLUGIN_CB_NO_REGS,
-                                                   (void *)(uintptr_t)(va + sz));
-        int c = k.c;
-        if (k.sload && prev_sload) c = C_LDR_PIPE;
-        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &cnt[c], 1);
+        else if (i + 1 == n)
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_tail, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)tail_pack(va + sz, here));
+        unsigned adj = rules_after(p, k, d);
+        int c = (adj & ADJ_PIPE) ? C_LDR_PIPE : k.c;
+        inline_add(insn, c, 1);
         int rs = regs_slot(c);
-        if (rs >= 0 && k.regs)
-            qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &cnt[rs], k.regs);
-        if (k.ldm_pc)
-            qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &cnt[S_LDM_PC], 1);
-        prev_sload = k.sload;
+        if (rs >= 0 && k.regs) inline_add(insn, rs, k.regs);
+        if (k.ldm_pc) inline_add(insn, S_LDM_PC, 1);
+        if (adj & ADJ_DEP) inline_add(insn, S_LDR_DEP, 1);
+        if (adj & ADJ_AGU) inline_add(insn, S_AGU, 1);
+        if (adj & ADJ_STR_REG) inline_add(insn, S_STR_REG, 1);
+        if (adj & ADJ_FOLD) inline_add(insn, S_IT_FOLD, 1);
+        if (k.sload && d.lit) inline_add(insn, S_LDR_LIT, 1);
+        p = here;
     }
 }
 

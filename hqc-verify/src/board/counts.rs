@@ -35,8 +35,14 @@ pub fn timing() -> Timing {
     Timing {
         version: TIMING_VERSION.into(),
         rules: format!(
-            "pipeline refill after a taken branch P = {} cycles, SDIV/UDIV = {} cycles",
-            r.refill, r.div
+            "pipeline refill after a taken branch P = {} cycles, SDIV/UDIV = {} cycles, literal load + {}, \
+             IT after a 16-bit instruction {}, address rules (load pipelining by registers, \
+             address-generation stall, register-offset store) {}",
+            r.refill,
+            r.div,
+            r.literal,
+            r.it_after_16bit,
+            if r.address_rules { "on" } else { "off" }
         ),
         note: "cycles are an estimate, not a measurement: the instruction classes counted per region \
 weighted with the instruction timings of Arm's Cortex-M4 Technical Reference Manual (docs/m4-timing.md), \

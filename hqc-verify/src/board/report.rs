@@ -142,7 +142,8 @@ pub struct BoardReport {
 pub struct Timing {
     /// `m4cycles::TIMING_VERSION`: the version of the rules of docs/m4-timing.md.
     pub version: String,
-    /// The values chosen in the manual's ranges (pipeline refill P, divide cycles).
+    /// The values chosen in the manual's ranges (pipeline refill P, divide cycles, literal
+    /// load cycle, IT folding) and whether the address rules apply.
     pub rules: String,
     /// What the estimate is.
     pub note: String,

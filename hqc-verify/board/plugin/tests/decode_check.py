@@ -6,7 +6,10 @@
 FILE is an ELF or object file for the Cortex-M4; DECODER is decode_host (decode_host.c). Every
 instruction that arm-none-eabi-objdump disassembles is classified twice: by its mnemonic and
 operands (the table below, written from the class list of docs/m4-timing.md) and by the plugin's
-decoder on its bytes; the register count of LDM/STM/PUSH/POP is compared too. Prints one summary
+decoder on its bytes; the register count of LDM/STM/PUSH/POP is compared too, and so are the
+registers of the address rules (docs/m4-timing.md): the core registers an instruction writes as a
+result, the base and offset registers of a load or store, and the literal and register-offset
+store flags, read off the operands. Prints one summary
 line per file and every disagreement; exits 1 on any disagreement or when a file has no
 instructions."""
 import collections
@@ -81,6 +84,58 @@ def reglist_len(ops):
     return n
 
 
+REGS = {'sb': 9, 'sl': 10, 'fp': 11, 'ip': 12, 'sp': 13, 'lr': 14, 'pc': 15}
+MEM = {'ldr', 'ldr_pc', 'str', 'ldrd', 'strd', 'ldm', 'stm', 'vldr', 'vstr', 'vldm', 'vstm', 'tbb'}
+NO_RESULT = ['cmp', 'cmn', 'tst', 'teq', 'nop', 'wfi', 'wfe', 'sev', 'yield', 'dsb', 'dmb', 'isb',
+             'bkpt', 'svc', 'udf', 'cpsie', 'cpsid', 'msr', 'pld', 'pli', 'pldw']
+LONG_MUL = ['umull', 'smull', 'umlal', 'smlal', 'umaal', 'smlal[bt][bt]', 'smlaldx?', 'smlsldx?']
+
+
+def reg(tok):
+    """The core register number of an operand token, or None."""
+    t = tok.strip().rstrip('!').lower()
+    if t in REGS:
+        return REGS[t]
+    m = re.fullmatch(r'r(\d+)', t)
+    return int(m.group(1)) if m and int(m.group(1)) < 16 else None
+
+
+def mask(regs):
+    return sum(1 << r for r in set(regs) if r is not None and r != 15)
+
+
+def expect_deps(cls, mn, ops):
+    """(wr, addr, mem, lit, str_reg) of the register decoder, from the disassembly."""
+    o = operands(ops)
+    if cls in MEM:
+        br = re.search(r'\[([^\]]*)\]', ops)
+        if br:
+            inside = [reg(t) for t in br.group(1).split(',')]
+            addr = [r for r in inside if r is not None]
+        elif re.fullmatch(r'(v?push|v?pop)' + CONDS + SUFFIX, mn):
+            addr = [13]
+        else:
+            addr = [reg(o[0])]
+        lit = cls == 'ldr' and addr[:1] == [15]
+        str_reg = cls == 'str' and len(addr) == 2
+        wr = [reg(o[0])] if cls == 'ldr' else []
+        return mask(wr), mask(addr), 1, int(lit), int(str_reg)
+    if cls in ('br', 'it') or any(matches(b, mn, flags=True) for b in NO_RESULT):
+        return 0, 0, 0, 0, 0
+    if cls in ('vmov', 'vmov2') or matches('vmrs', mn):
+        wr = []
+        for t in o:
+            if reg(t) is None:
+                break
+            wr.append(reg(t))
+        return mask(wr), 0, 0, 0, 0
+    if mn.startswith('v'):
+        return 0, 0, 0, 0, 0
+    if any(matches(b, mn, flags=True) for b in LONG_MUL):
+        return mask([reg(o[0]), reg(o[1])]), 0, 0, 0, 0
+    return mask([reg(o[0])] if o else []), 0, 0, 0, 0
+
+
 def check(decoder, path):
     dis = subprocess.run(['arm-none-eabi-objdump', '-d', path], capture_output=True, text=True,
                          check=True).stdout
@@ -112,6 +167,11 @@ def check(decoder, path):
             key = (want, got, mn)
         elif got in ('ldm', 'stm') and int(f[2]) != reglist_len(ops):
             key = ('regs %d' % reglist_len(ops), 'regs ' + f[2], mn)
+        else:
+            d = (int(f[5], 16), int(f[6], 16), int(f[7]), int(f[8]), int(f[9]))
+            e = expect_deps(want, mn, ops)
+            if d != e:
+                key = ('deps %x %x %d %d %d' % e, 'deps %x %x %d %d %d' % d, mn)
         if key:
             bad[key] += 1
             example.setdefault(key, '%s: %s %s %s' % (addr, ' '.join(h), mn, ops))

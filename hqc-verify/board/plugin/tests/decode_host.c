@@ -1,5 +1,6 @@
 /* Host harness for the plugin's Thumb-2 decoder (decode_check.py): reads lines
-   "<addr hex> <hw1 hex> [<hw2 hex>]" and prints "<addr hex> <class> <regs> <pcw> <ldm_pc>".
+   "<addr hex> <hw1 hex> [<hw2 hex>]" and prints "<addr hex> <class> <regs> <pcw> <ldm_pc> <wr hex>
+   <addr hex> <mem> <lit> <str_reg>" (the last five: the register decoder, struct dep).
    It includes the plugin source for its static decoder and stubs the QEMU API functions,
    which are never called:  gcc -O1 -o decode_host decode_host.c */
 #include "../insncount.c"
@@ -41,9 +42,11 @@ int main(void)
         uint8_t b[4] = { (uint8_t)h1, (uint8_t)(h1 >> 8), 0, 0 };
         size_t len = 2;
         if (n == 3) { b[2] = (uint8_t)h2; b[3] = (uint8_t)(h2 >> 8); len = 4; }
-        if (thumb_len(b) != len) { printf("%x badlen 0 0 0\n", a); continue; }
+        if (thumb_len(b) != len) { printf("%x badlen 0 0 0 0 0 0 0 0\n", a); continue; }
         struct klass k = decode(b, len);
-        printf("%x %s %u %d %d\n", a, class_names[k.c], k.regs, (int)k.pcw, (int)k.ldm_pc);
+        struct dep d = deps(b, len);
+        printf("%x %s %u %d %d %x %x %d %d %d\n", a, class_names[k.c], k.regs, (int)k.pcw,
+               (int)k.ldm_pc, d.wr, d.addr, (int)d.mem, (int)d.lit, (int)d.str_reg);
     }
     return 0;
 }

@@ -161,6 +161,42 @@ ptrs:
 4:  nop
 brs_end:
 
+/* deps: the address rules. alu 8; ldr 10 (pipe 5, dep 1, lit 2); str 6 (str_reg 2); ldm 1
+   (regs 2); vldr 1 (words 1); vmov 2; it 2 (it_fold 1); agu 5 */
+    .global deps_start, deps_end
+deps_start:
+    nop                          @ alu
+    str r7, [r7, #32]            @ str
+    ldr r4, [r7, #32]            @ ldr (after a store: not pipelined)
+    ldr r5, [r4]                 @ ldr pipe dep: its base is the previous load's destination
+    ldr r6, [r7, #4]             @ ldr pipe
+    str r6, [r7, #8]             @ str: after a load, stores the loaded value (no stall)
+    ldr r4, [r7, #32]            @ ldr
+    str r1, [r4, #12]            @ str agu: its base is the previous load's destination
+    adds r4, r7, #0              @ alu
+    ldr r1, [r4]                 @ ldr agu: base written by ADDS
+    ldr r2, [r4, #4]             @ ldr pipe
+    movs r0, #4                  @ alu
+    ldr r3, [r7, r0]             @ ldr agu: offset written by MOVS
+    str r3, [r7, r0]             @ str: register offset right after a load (pipelined)
+    str r3, [r7, r0]             @ str str_reg: register offset after a store
+    str.w r3, [r7, r0, lsl #2]   @ str str_reg
+    mov r2, r7                   @ alu
+    ldmia r2, {r0, r1}           @ ldm (regs 2) agu
+    vmov s1, r7                  @ vmov
+    vmov r3, s1                  @ vmov (a transfer result)
+    ldr r0, [r3]                 @ ldr agu
+    ldr r0, =0x12345678          @ ldr pipe lit (pc is no destination of the previous load)
+    ldr.w r1, =0x9abcdef0        @ ldr pipe lit
+    vldr s2, [r2]                @ vldr (words 1): r2 not written by the previous
+    movs r0, #1                  @ alu (16-bit)
+    it eq                        @ it it_fold: after a 16-bit instruction
+    addeq r0, #1                 @ alu
+    mov.w r1, #0                 @ alu (32-bit)
+    it ne                        @ it: after a 32-bit instruction
+    addne r1, #1                 @ alu
+deps_end:
+
 /* xpage: ldr 4 (pipe 3): the second load ends a 4 KiB page, so QEMU ends the translation
    block there and the third load is pipelined across blocks */
     b.w xpage_start
@@ -184,6 +220,37 @@ xpage_start:
     ldr r3, [r7, #8]             @ first instruction of a new block
     ldr r4, [r7, #12]
 xpage_end:
+
+/* xagu, xstr, xit: the address rules across a translation-block boundary with no branch (the
+   first instruction of each ends a 4 KiB page).
+   xagu: alu 1; ldr 1; agu 1.  xstr: ldr 1; str 1 (a register offset right after a load: no
+   str_reg).  xit: alu 2; it 1 (it_fold 1). */
+    movs r0, #0
+    b.w xagu_start
+    .balign 4096
+    .fill 2047, 2, 0xbf00
+    .global xagu_start, xagu_end
+xagu_start:
+    adds r4, r7, #0
+    ldr r1, [r4]                 @ agu: base written by the ADDS in the previous block
+xagu_end:
+    b.w xstr_start
+    .balign 4096
+    .fill 2047, 2, 0xbf00
+    .global xstr_start, xstr_end
+xstr_start:
+    ldr r1, [r7]
+    str r1, [r7, r0]             @ register offset, pipelined after the load of the previous block
+xstr_end:
+    b.w xit_start
+    .balign 4096
+    .fill 2047, 2, 0xbf00
+    .global xit_start, xit_end
+xit_start:
+    movs r0, #1
+    it eq                        @ it_fold: after the 16-bit MOVS of the previous block
+    addeq r0, #1
+xit_end:
 
     movs r0, #0x18               @ SYS_EXIT
     ldr r1, =0x20026             @ ADP_Stopped_ApplicationExit
