@@ -51,6 +51,7 @@ const PLATFORM_C: &str = include_str!("../../board/firmware/platform_common.c");
 const PLATFORM_H: &str = include_str!("../../board/firmware/platform.h");
 const LINK_LD: &str = include_str!("../../board/firmware/link.ld");
 const PLUGIN_C: &str = include_str!("../../board/plugin/insncount.c");
+const PLUGIN_DECODE_H: &str = include_str!("../../board/plugin/thumb2_decode.h");
 
 /// Why the harness could not run (a failed check is not an error: it is in the report).
 #[derive(Debug, Error)]
@@ -246,6 +247,7 @@ fn write_support(support: &Path) -> Result<(), HarnessError> {
         ("platform.h", PLATFORM_H),
         ("link.ld", LINK_LD),
         ("insncount.c", PLUGIN_C),
+        ("thumb2_decode.h", PLUGIN_DECODE_H),
     ] {
         let p = support.join(name);
         fs::write(&p, text).map_err(io("write", &p))?;

@@ -58,6 +58,24 @@ pub const BOARD_ASM: [(&str, &str); 2] = [
     ),
 ];
 
+/// The multiplier's Thumb-2 kernels (the firmware Makefile's `KERNEL_OBJ`; a test checks that
+/// both lists agree), copied unchanged: pqm4 assembles them for its Arm platforms, and
+/// `fafft.c` uses them only there (`__arm__`).
+pub const FIRMWARE_KERNELS: [(&str, &str); 3] = [
+    (
+        "clmul_m4.S",
+        include_str!("../../board/firmware/fafft/clmul_m4.S"),
+    ),
+    (
+        "wordxor_m4.S",
+        include_str!("../../board/firmware/fafft/wordxor_m4.S"),
+    ),
+    (
+        "transpose_m4.S",
+        include_str!("../../board/firmware/fafft/transpose_m4.S"),
+    ),
+];
+
 const FAFFT_C: &str = include_str!("../../board/firmware/fafft/fafft.c");
 const FAFFT_H: &str = include_str!("../../board/firmware/fafft/fafft.h");
 
@@ -300,7 +318,11 @@ pub fn package_files(
     let tower =
         fwgen::bs_tower::bs_tower_header().map_err(|e| PackageError::Generator(e.to_string()))?;
     out.push(("bs_tower_gen.h".into(), tower.into_bytes()));
-    for (n, t) in TEMPLATES.iter().chain(BOARD_ASM.iter()) {
+    for (n, t) in TEMPLATES
+        .iter()
+        .chain(BOARD_ASM.iter())
+        .chain(FIRMWARE_KERNELS.iter())
+    {
         out.push(((*n).into(), t.as_bytes().to_vec()));
     }
     out.push(("api.h".into(), api_h(cfg.level).into_bytes()));
@@ -470,6 +492,29 @@ pub fn render_text(r: &PackageReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The package carries exactly the kernels the firmware links (`KERNEL_OBJ` of its Makefile).
+    #[test]
+    fn kernels_are_the_firmware_makefiles() {
+        let mk = include_str!("../../board/firmware/Makefile");
+        let line = mk
+            .lines()
+            .find(|l| l.starts_with("KERNEL_OBJ"))
+            .unwrap_or_default();
+        let mut from_make: Vec<String> = line
+            .split_whitespace()
+            .filter_map(|w| w.strip_prefix("$(BUILD)/kern/"))
+            .map(|w| w.replace(".o", ".S"))
+            .collect();
+        let mut ours: Vec<String> = FIRMWARE_KERNELS
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect();
+        from_make.sort();
+        ours.sort();
+        assert!(!ours.is_empty());
+        assert_eq!(ours, from_make);
+    }
 
     #[test]
     fn api_sizes_are_the_core_sizes() {
