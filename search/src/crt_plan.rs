@@ -111,6 +111,15 @@ pub enum CrtError {
     /// A moduli JSON file is unusable.
     #[error("moduli file {path}: {msg}")]
     ModuliFile { path: String, msg: String },
+    /// A cost table file is unusable.
+    #[error("cost table {path}: {msg}")]
+    CostTableFile { path: String, msg: String },
+    /// An input file could not be read (not a regular file, too large, unreadable).
+    #[error(transparent)]
+    Input(#[from] fafft_config::input::InputError),
+    /// An output would replace an input of the same command.
+    #[error("--out {out} names the input {input}: the report would replace its own input; give another file")]
+    OutIsInput { out: String, input: String },
     /// Output could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -394,7 +403,7 @@ pub fn parse_moduli_file(
         path: p.clone(),
         msg,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    let text = fafft_config::input::read_text(path, fafft_config::input::REPORT_JSON)?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
     let small = |k: &str| -> Result<u32, CrtError> {
         let x = json_u64(v.get(k)).ok_or_else(|| err(format!("missing integer key `{k}`")))?;
@@ -1549,7 +1558,7 @@ impl CrtArgs {
     pub fn config(&self) -> Result<PlanConfig, CrtError> {
         let mut cfg = PlanConfig::new(self.m);
         if let Some(p) = &self.cost_table {
-            cfg.table = CostTable::from_json_file(p)?;
+            cfg.table = load_cost_table(p)?;
         }
         cfg.candidates = self.candidates as usize;
         cfg.max_residue_ratio = self.max_residue_ratio;
@@ -1601,12 +1610,44 @@ impl CrtArgs {
     }
 }
 
+/// Load `--cost-table FILE`: a regular file within the table limit holding a JSON object that
+/// sets at least one field (fields it leaves out take the default values; an empty object or
+/// anything but an object is refused rather than silently meaning the default table).
+pub fn load_cost_table(path: &std::path::Path) -> Result<CostTable, CrtError> {
+    let err = |msg: String| CrtError::CostTableFile {
+        path: path.display().to_string(),
+        msg,
+    };
+    let text = fafft_config::input::read_text(path, fafft_config::input::TABLE_JSON)?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
+    match v.as_object() {
+        None => {
+            return Err(err(format!(
+                "holds {}, not a JSON object with the fields name, xor, and, shift, mul32, load, store",
+                match v {
+                    serde_json::Value::Array(_) => "an array",
+                    serde_json::Value::Null => "null",
+                    _ => "a single value",
+                }
+            )))
+        }
+        Some(o) if o.is_empty() => {
+            return Err(err(
+                "is an empty object: it sets no cycle count (omit --cost-table for the default table)"
+                    .into(),
+            ))
+        }
+        Some(_) => {}
+    }
+    Ok(CostTable::from_json_file(path)?)
+}
+
 /// Parse `L:HEX` (β by the one rule of [`fafft_config::beta`]: `0x` optional, at most 8 hex
 /// digits, no sign).
 pub fn parse_beta_arg(text: &str) -> Result<(u32, u32), CrtError> {
     let bad = |reason: String| CrtError::BetaSyntax {
-        text: text.into(),
-        reason,
+        text: crate::error::printable(text),
+        reason: crate::error::printable(&reason),
     };
     let (l, b) = text
         .split_once(':')
@@ -1760,6 +1801,17 @@ pub fn karatsuba2_line(r: &PlanReport) -> String {
 /// Run `search crt`.
 pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out {
+        let inputs = args.moduli.iter().chain(&args.cost_table);
+        if let Some(i) = inputs
+            .into_iter()
+            .find(|i| crate::atomic::same_file(out, i))
+        {
+            return Err(CrtError::OutIsInput {
+                out: out.display().to_string(),
+                input: i.display().to_string(),
+            }
+            .into());
+        }
         crate::atomic::check_writable(out).map_err(|source| CrtError::Write {
             path: out.display().to_string(),
             source,
@@ -1791,9 +1843,9 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
         })?;
     }
     if args.json {
-        print!("{json}");
+        fafft_config::output::print(&json)?;
     } else {
-        print!("{}", render_text(&report));
+        fafft_config::output::print(render_text(&report))?;
     }
     Ok(())
 }

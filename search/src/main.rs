@@ -18,7 +18,8 @@
 //! `--out` is refused before any work.
 //!
 //! Exit codes: 0 success, 1 error (message on stderr), 2 usage error (clap), 3 stopped on purpose
-//! by the hidden test hook `--stop-after-chunks` (checkpoint saved).
+//! by the hidden test hook `--stop-after-chunks` (checkpoint saved), 141 (quietly) when the
+//! reader of stdout went away (`| head`).
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -177,7 +178,7 @@ fn emit(bytes: &[u8], out: Option<&Path>, json: bool) -> Result<()> {
         write_out(o, bytes)?;
     }
     if json || out.is_none() {
-        print!("{}", String::from_utf8_lossy(bytes));
+        fafft_config::output::print(bytes)?;
     }
     Ok(())
 }
@@ -215,9 +216,9 @@ fn run(cli: Cli) -> Result<()> {
                 write_out(o, &bytes)?;
             }
             if json {
-                print!("{}", String::from_utf8_lossy(&bytes));
+                fafft_config::output::print(&bytes)?;
             } else {
-                print!("{}", render_text(&r));
+                fafft_config::output::print(render_text(&r))?;
             }
             if !r.verified {
                 anyhow::bail!(
@@ -324,12 +325,18 @@ fn run(cli: Cli) -> Result<()> {
             threads,
         } => {
             if let Some(o) = &out {
+                if let Some(p) = parts.iter().find(|p| search::atomic::same_file(o, p)) {
+                    anyhow::bail!(
+                        "--out {} names the part {}: the merged report would replace one of its inputs; give another file",
+                        o.display(),
+                        p.display()
+                    );
+                }
                 check_writable(o)?;
             }
             let mut data = Vec::new();
             for p in parts {
-                let b =
-                    std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
+                let b = fafft_config::input::read_bytes(&p, fafft_config::input::REPORT_JSON)?;
                 data.push((p, b));
             }
             if data
@@ -422,6 +429,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            if fafft_config::output::is_broken_pipe(e.as_ref()) {
+                // the reader of stdout went away (`| head`): end quietly
+                return ExitCode::from(fafft_config::output::BROKEN_PIPE_STATUS);
+            }
             if let Some(SearchError::Stopped { .. }) = e.downcast_ref::<SearchError>() {
                 eprintln!("search: {e}");
                 return ExitCode::from(3);

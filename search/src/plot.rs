@@ -53,6 +53,9 @@ pub enum PlotError {
     /// Cost error.
     #[error(transparent)]
     Cost(#[from] cost::CostError),
+    /// Standard output could not be written.
+    #[error(transparent)]
+    Stdout(#[from] fafft_config::output::StdoutError),
 }
 
 /// A plotters error as a sentence (never a Debug dump).
@@ -131,7 +134,8 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
         path: p.clone(),
         msg,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    let text = fafft_config::input::read_text(path, fafft_config::input::REPORT_JSON)
+        .map_err(|e| PlotError::Range(e.to_string()))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
     let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
     let m = num("m").ok_or_else(|| err("missing integer `m`".into()))?;
@@ -171,7 +175,9 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
                 };
                 match (w.and_then(|w| u32::try_from(w).ok()), c) {
                     (Some(w), Some(c)) => {
-                        histogram.insert(w, c);
+                        if histogram.insert(w, c).is_some() {
+                            return Err(err(format!("histogram lists weight {w} twice")));
+                        }
                     }
                     _ => return Err(err(format!("bad histogram entry {e}"))),
                 }
@@ -182,11 +188,38 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
     if histogram.is_empty() {
         return Err(err("empty histogram".into()));
     }
-    let orbits = num("orbits").unwrap_or_else(|| histogram.values().sum());
-    let min_weight = num("min_weight")
-        .map(|x| x as u32)
-        .or_else(|| histogram.keys().next().copied())
-        .unwrap_or(0);
+    let big_n = u128::from(m) << l;
+    if let Some((w, _)) = histogram.iter().find(|(w, _)| u128::from(**w) > big_n + 1) {
+        return Err(err(format!(
+            "histogram weight {w} is impossible for N = {big_n} (wt(M) <= N + 1)"
+        )));
+    }
+    if let Some((w, _)) = histogram.iter().find(|(_, c)| **c == 0) {
+        return Err(err(format!("histogram lists weight {w} with no orbit")));
+    }
+    let sum = histogram
+        .values()
+        .try_fold(0u64, |a, c| a.checked_add(*c))
+        .ok_or_else(|| err("the histogram counts overflow".into()))?;
+    let orbits = num("orbits").unwrap_or(sum);
+    if orbits != sum {
+        return Err(err(format!(
+            "`orbits` is {orbits} but the histogram counts {sum}"
+        )));
+    }
+    let lightest = histogram.keys().next().copied().unwrap_or(0);
+    let min_weight = match v.get("min_weight").filter(|x| !x.is_null()) {
+        None => lightest,
+        Some(x) => x
+            .as_u64()
+            .filter(|&x| x == u64::from(lightest))
+            .map(|x| x as u32)
+            .ok_or_else(|| {
+                err(format!(
+                    "`min_weight` is {x} but the histogram's lightest weight is {lightest}"
+                ))
+            })?,
+    };
     Ok(HistData {
         m,
         l,
@@ -933,7 +966,32 @@ pub enum PlotKind {
 }
 
 /// Check the outputs of a plot before any work (format by extension, writable locations).
-fn prepare_outputs(out: &Path, data_out: Option<&PathBuf>) -> Result<(), PlotError> {
+fn prepare_outputs(
+    out: &Path,
+    data_out: Option<&PathBuf>,
+    inputs: &[&PathBuf],
+) -> Result<(), PlotError> {
+    let outputs: Vec<(&str, &Path)> = std::iter::once(("--out", out))
+        .chain(data_out.map(|d| ("--data-out", d.as_path())))
+        .collect();
+    if let Some(d) = data_out {
+        if crate::atomic::same_file(out, d) {
+            return Err(PlotError::Range(format!(
+                "--out {} and --data-out {} are the same file; give two different files",
+                out.display(),
+                d.display()
+            )));
+        }
+    }
+    for (flag, o) in &outputs {
+        if let Some(i) = inputs.iter().find(|i| crate::atomic::same_file(o, i)) {
+            return Err(PlotError::Range(format!(
+                "{flag} {} names the input {}: the plot would replace its own input; give another file",
+                o.display(),
+                i.display()
+            )));
+        }
+    }
     let ext = out
         .extension()
         .map(|e| e.to_string_lossy().to_lowercase())
@@ -960,7 +1018,7 @@ fn emit_data<T: Serialize>(v: &T, data_out: Option<&PathBuf>, json: bool) -> Res
         })?;
     }
     if json {
-        print!("{}", String::from_utf8_lossy(&bytes));
+        fafft_config::output::print(&bytes)?;
     }
     Ok(())
 }
@@ -977,7 +1035,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(out, data_out.as_ref())?;
+            prepare_outputs(out, data_out.as_ref(), &input.iter().collect::<Vec<_>>())?;
             let d = match (input, l) {
                 (Some(p), _) => parse_histogram(p)?,
                 (None, Some(l)) => histogram_from_scan(*m, *l, &cache)?,
@@ -998,9 +1056,13 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(out, data_out.as_ref())?;
+            prepare_outputs(
+                out,
+                data_out.as_ref(),
+                &cost_table.iter().collect::<Vec<_>>(),
+            )?;
             let table = match cost_table {
-                Some(p) => CostTable::from_json_file(p)?,
+                Some(p) => crt_plan::load_cost_table(p)?,
                 None => CostTable::default(),
             };
             let (dl, dc) = default_l_c(*n, *m).ok_or_else(|| {
@@ -1016,14 +1078,15 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(out, None)?;
+            let inputs: Vec<&PathBuf> = input.iter().chain(cost_table).collect();
+            prepare_outputs(out, None, &inputs)?;
             let mut bars = Vec::new();
             let mut table_name = CostTable::default().name;
             let mut model_name = String::new();
             if input.is_empty() {
                 let mut cfg = PlanConfig::new(32);
                 if let Some(p) = cost_table {
-                    cfg.table = CostTable::from_json_file(p)?;
+                    cfg.table = crt_plan::load_cost_table(p)?;
                 }
                 table_name = cfg.table.name.clone();
                 model_name = cost::CALIBRATED_MODEL_VERSION.to_string();
@@ -1033,10 +1096,8 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                 }
             } else {
                 for p in input {
-                    let text = std::fs::read_to_string(p).map_err(|e| PlotError::Input {
-                        path: p.display().to_string(),
-                        msg: e.to_string(),
-                    })?;
+                    let text = fafft_config::input::read_text(p, fafft_config::input::REPORT_JSON)
+                        .map_err(|e| PlotError::Range(e.to_string()))?;
                     let v: serde_json::Value =
                         serde_json::from_str(&text).map_err(|e| PlotError::Input {
                             path: p.display().to_string(),
