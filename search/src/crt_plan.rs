@@ -457,11 +457,46 @@ pub fn parse_moduli_file(
     if betas.is_empty() {
         return Err(err("no entry with `beta` or `p` under `best`/`top`".into()));
     }
+    check_lightest(&v, m, l, &betas).map_err(err)?;
     // `best` and `top` usually list the same orbits: keep each β once (order irrelevant, the
     // caller sorts by the total key).
     betas.sort_unstable();
     betas.dedup();
     Ok((m, l, betas, coverage))
+}
+
+/// A moduli file that has a histogram must list its lightest modulus: `min_weight` (when
+/// given) is the histogram's lightest weight, and the lightest listed β (its wt(M) recomputed)
+/// has that weight. An edited `best`/`top` would otherwise plan with a heavier modulus.
+fn check_lightest(v: &serde_json::Value, m: u32, l: u32, betas: &[u32]) -> Result<(), String> {
+    let Some(h) = v.get("histogram").and_then(|h| h.as_object()) else {
+        return Ok(());
+    };
+    let Some(lightest) = h.keys().filter_map(|k| k.trim().parse::<u32>().ok()).min() else {
+        return Ok(());
+    };
+    if let Some(mw) = v.get("min_weight").filter(|x| !x.is_null()) {
+        if mw.as_u64() != Some(u64::from(lightest)) {
+            return Err(format!(
+                "`min_weight` is {mw} but the histogram's lightest weight is {lightest} (the file was edited)"
+            ));
+        }
+    }
+    if !matches!(m, 8 | 16 | 32) {
+        return Ok(());
+    }
+    let listed = betas
+        .iter()
+        .filter_map(|&b| modulus_info(m, l, b).ok())
+        .map(|x| x.weight)
+        .min();
+    match listed {
+        Some(w) if w == lightest => Ok(()),
+        Some(w) => Err(format!(
+            "its lightest listed modulus has wt(M) = {w}, but its histogram's lightest weight is {lightest}: `best` and `top` do not list the lightest orbits (the file was edited)"
+        )),
+        None => Ok(()),
+    }
 }
 
 fn json_u64(v: Option<&serde_json::Value>) -> Option<u64> {

@@ -157,11 +157,7 @@ fn load_checkpoint(
         )));
     }
     let stored = std::mem::take(&mut f.digest);
-    if stored != crate::digest::of(&f)? {
-        return Err(parse_err(
-            "its `digest` does not match its content (the file was edited or damaged); delete it and rerun".into(),
-        ));
-    }
+    let digest_ok = stored == crate::digest::of(&f)?;
     if f.config != *config {
         return Err(SearchError::CheckpointMismatch {
             path: path.to_path_buf(),
@@ -203,6 +199,12 @@ fn load_checkpoint(
         top_limit: config.top_limit,
     };
     acc.check_consistent().map_err(parse_err)?;
+    // last, so that an edit found above is named by its field
+    if !digest_ok {
+        return Err(parse_err(
+            "its `digest` does not match its content (the file was edited or damaged); delete it and rerun".into(),
+        ));
+    }
     Ok(Some((done, acc)))
 }
 

@@ -447,7 +447,7 @@ pub fn merge_reports(
     }
     let mut reports = Vec::new();
     for (path, bytes) in parts {
-        let mut r: ScanReport = serde_json::from_slice(bytes).map_err(|e| SearchError::Parse {
+        let r: ScanReport = serde_json::from_slice(bytes).map_err(|e| SearchError::Parse {
             path: path.clone(),
             what: "a search shard output",
             reason: e.to_string(),
@@ -472,14 +472,6 @@ pub fn merge_reports(
                 path.display(),
                 r.min_weight,
                 r.histogram.keys().next()
-            )));
-        }
-        let stored = r.digest.take();
-        if stored != Some(crate::digest::of(&r)?) {
-            return Err(SearchError::Merge(format!(
-                "{} is inconsistent: its `digest` {} its content (the file was edited or damaged, or written by an older version; rerun that shard)",
-                path.display(),
-                if stored.is_some() { "does not match" } else { "is missing, so nothing vouches for" }
             )));
         }
         reports.push((path, r));
@@ -573,6 +565,16 @@ pub fn merge_reports(
                 path.display()
             ))
         })?;
+        // last, so that an edit found above is named by its field
+        let mut unsigned = r.clone();
+        let stored = unsigned.digest.take();
+        if stored != Some(crate::digest::of(&unsigned)?) {
+            return Err(SearchError::Merge(format!(
+                "{} is inconsistent: its `digest` {} its content (the file was edited or damaged, or written by an older version; rerun that shard)",
+                path.display(),
+                if stored.is_some() { "does not match" } else { "is missing, so nothing vouches for" }
+            )));
+        }
         acc.merge(part);
     }
     if base.mode == "cantor" {

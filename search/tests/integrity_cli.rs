@@ -91,12 +91,13 @@ fn merge_refuses_an_edited_shard() {
     let parts = shards(&d);
     let good = merge(&parts).ok();
     let (i, mut v) = lightest(&parts);
+    let original = read(&parts[i]);
     // the reproducer: drop `best` and the first entry of `top`
     v["best"] = serde_json::json!([]);
     v["top"].as_array_mut().expect("top").remove(0);
     std::fs::write(&parts[i], serde_json::to_vec_pretty(&v).expect("json")).expect("edit");
     let r = merge(&parts);
-    assert_error(&r, &["inconsistent", "digest"]);
+    assert_error(&r, &["inconsistent", "`best`"]);
     assert!(r.stdout.is_empty());
     // the same edit with the digest recomputed: `best` is checked against the histogram
     let mut rep: search::report::ScanReport = serde_json::from_value(v).expect("a report");
@@ -113,6 +114,12 @@ fn merge_refuses_an_edited_shard() {
     rep2.digest = Some(search::digest::of(&rep2).expect("digest"));
     std::fs::write(&parts[i], search::report::to_json(&rep2).expect("json")).expect("edit");
     assert_error(&merge(&parts), &["inconsistent"]);
+    // what only the digest vouches for: a text, the digest left as it was
+    let mut rep3: search::report::ScanReport =
+        serde_json::from_slice(&original).expect("a report");
+    rep3.space.covered = "exhaustive".into();
+    std::fs::write(&parts[i], search::report::to_json(&rep3).expect("json")).expect("edit");
+    assert_error(&merge(&parts), &["inconsistent", "`digest`"]);
     // an unedited set still merges to the same bytes
     let fresh = shards(&d);
     assert_eq!(merge(&fresh).ok().stdout, good.stdout);
@@ -134,24 +141,33 @@ fn resume_refuses_an_edited_checkpoint() {
         search(&a.iter().map(String::as_str).collect::<Vec<_>>())
     };
     assert_eq!(run(&["--stop-after-chunks", "20"]).code, Some(3));
-    let mut v: serde_json::Value = serde_json::from_slice(&read(&ck)).expect("json");
+    let pristine = read(&ck);
+    let mut v: serde_json::Value = serde_json::from_slice(&pristine).expect("json");
     v["best"] = serde_json::json!([]);
     v["top"].as_array_mut().expect("top").remove(0);
     std::fs::write(&ck, serde_json::to_vec(&v).expect("json")).expect("edit");
     let before = read(&ck);
     let r = run(&[]);
-    assert_error(&r, &["ck.json", "digest"]);
+    assert_error(&r, &["ck.json", "`best`"]);
     assert_eq!(read(&ck), before, "the refused checkpoint was changed");
+    // what only the digest vouches for
+    let mut v2: serde_json::Value = serde_json::from_slice(&pristine).expect("json");
+    v2["candidates"] = (v2["candidates"].as_u64().expect("candidates") + 1).into();
+    std::fs::write(&ck, serde_json::to_vec(&v2).expect("json")).expect("edit");
+    assert_error(&run(&[]), &["ck.json", "`digest`"]);
     // a `done` list naming a chunk the scan does not have
     v["done"] = serde_json::json!([999]);
     std::fs::write(&ck, serde_json::to_vec(&v).expect("json")).expect("edit");
     let r = run(&[]);
-    assert_error(&r, &["ck.json"]);
+    assert_error(&r, &["ck.json", "`done` lists chunk 999"]);
     assert!(
         !r.stderr.contains("does not match this build's 48"),
         "misleading: {}",
         r.stderr
     );
+    // the untouched checkpoint resumes
+    std::fs::write(&ck, &pristine).expect("restore");
+    run(&[]).ok();
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -395,5 +411,27 @@ fn two_exports_into_one_new_folder_do_not_both_succeed() {
         "17669", "--chain", "artifact", "--out", p(&out),
     ]);
     assert_error(&r, &["already exists"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn crt_refuses_a_scan_whose_lightest_orbits_were_removed() {
+    let d = tmp_dir("crt-edited");
+    let scan = d.join("scan.json");
+    search(&["moduli", "--m", "16", "--l", "3", "--out", p(&scan)]).ok();
+    let mut v: serde_json::Value = serde_json::from_slice(&read(&scan)).expect("json");
+    let w = v["min_weight"].clone();
+    v["best"] = serde_json::json!([]);
+    v["top"]
+        .as_array_mut()
+        .expect("top")
+        .retain(|e| e["weight"] != w);
+    std::fs::write(&scan, serde_json::to_vec_pretty(&v).expect("json")).expect("edit");
+    let r = search(&["crt", "--n", "100", "--m", "16", "--moduli", p(&scan)]);
+    assert_error(&r, &["scan.json", "lightest"]);
+    v["min_weight"] = 99.into();
+    std::fs::write(&scan, serde_json::to_vec_pretty(&v).expect("json")).expect("edit");
+    let r = search(&["crt", "--n", "100", "--m", "16", "--moduli", p(&scan)]);
+    assert_error(&r, &["`min_weight`"]);
     let _ = std::fs::remove_dir_all(&d);
 }

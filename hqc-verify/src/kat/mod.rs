@@ -407,6 +407,19 @@ pub fn run_decoded(req: &KatRequest, decoder: Decoder) -> Result<KatOutcome, Kat
     if req.count == 0 || req.count > OFFICIAL_ENTRIES {
         return Err(KatError::CountOutOfRange { count: req.count });
     }
+    // a KAT folder asks for the whole-file comparison: refuse before the work if it cannot run
+    let official = match &req.kat_dir {
+        Some(d) => Some(read_official(d, req.flavour, req.level)?.ok_or_else(|| {
+            KatError::OfficialUnusable {
+                dir: d.clone(),
+                reason: format!(
+                    "{} does not exist",
+                    locate::official_file(d, req.flavour, req.level).display()
+                ),
+            }
+        })?),
+        None => None,
+    };
     let start = Instant::now();
     let (entries, decaps_ok, decaps_failure) = match generate_entries_decoded(
         req.level,
@@ -426,18 +439,6 @@ pub fn run_decoded(req: &KatRequest, decoder: Decoder) -> Result<KatOutcome, Kat
     let text = rsp::format(req.level.name(), &entries);
     let digest = sha256_hex(text.as_bytes());
 
-    let official = match &req.kat_dir {
-        Some(d) => Some(read_official(d, req.flavour, req.level)?.ok_or_else(|| {
-            KatError::OfficialUnusable {
-                dir: d.clone(),
-                reason: format!(
-                    "{} does not exist",
-                    locate::official_file(d, req.flavour, req.level).display()
-                ),
-            }
-        })?),
-        None => None,
-    };
     let pinned = pins::pinned_digest(req.flavour, req.level, req.count)?;
     let official_digest = official
         .as_ref()
