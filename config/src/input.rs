@@ -177,9 +177,7 @@ pub fn read_bytes(path: &Path, format: Format) -> Result<Vec<u8>, InputError> {
         });
     }
     let mut buf = Vec::with_capacity(size.min(format.limit) as usize);
-    f.take(format.limit + 1)
-        .read_to_end(&mut buf)
-        .map_err(io)?;
+    f.take(format.limit + 1).read_to_end(&mut buf).map_err(io)?;
     if buf.len() as u64 > format.limit {
         return Err(InputError::TooLarge {
             what: format.what,

@@ -304,7 +304,9 @@ pub fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
                 return true;
             }
         }
-        if c.downcast_ref::<StdoutError>().is_some_and(StdoutError::is_broken_pipe) {
+        if c.downcast_ref::<StdoutError>()
+            .is_some_and(StdoutError::is_broken_pipe)
+        {
             return true;
         }
         cur = c.source();

@@ -447,7 +447,10 @@ fn a_kat_dir_that_cannot_be_compared_is_an_error() {
 #[test]
 fn special_params_files_and_out_naming_an_input_are_refused() {
     let d = tmp("special-params");
-    one_error(&["kat", "--count", "1", "--params", "/dev/zero"], "character device");
+    one_error(
+        &["kat", "--count", "1", "--params", "/dev/zero"],
+        "character device",
+    );
     let dir = d.display().to_string();
     one_error(&["board", "--params", &dir], "is a directory");
     let copy = d.join("params.json");
@@ -456,14 +459,20 @@ fn special_params_files_and_out_naming_an_input_are_refused() {
     std::fs::copy(&src, &copy).expect("copy");
     let before = std::fs::read(&copy).expect("read");
     let c = copy.display().to_string();
-    one_error(&["kat", "--count", "1", "--params", &c, "--out", &c], "names the input");
+    one_error(
+        &["kat", "--count", "1", "--params", &c, "--out", &c],
+        "names the input",
+    );
     assert_eq!(std::fs::read(&copy).expect("read"), before);
     let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
 fn board_flags_that_cannot_work_together_are_refused() {
-    for extra in [&["--ct-check", "--profile"][..], &["--host-iterations", "5"][..]] {
+    for extra in [
+        &["--ct-check", "--profile"][..],
+        &["--host-iterations", "5"][..],
+    ] {
         let mut a = vec!["board", "--params", "/nonexistent/params.json"];
         a.extend_from_slice(extra);
         let o = bin().args(&a).output().expect("binary runs");
@@ -485,7 +494,12 @@ fn full_or_closed_stdout_never_panics() {
         if full.exists() {
             let o = bin()
                 .args(&a)
-                .stdout(std::fs::OpenOptions::new().write(true).open(full).expect("/dev/full"))
+                .stdout(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(full)
+                        .expect("/dev/full"),
+                )
                 .output()
                 .expect("binary runs");
             let err = String::from_utf8_lossy(&o.stderr);

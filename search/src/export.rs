@@ -190,7 +190,9 @@ impl Staging {
             std::fs::rename(&self.tmp, &out).map_err(|e| {
                 dir_err(
                     &out,
-                    format!("cannot rename the new directory in (did another export write it?): {e}"),
+                    format!(
+                        "cannot rename the new directory in (did another export write it?): {e}"
+                    ),
                 )
             })?;
         } else if out.exists() {

@@ -198,6 +198,27 @@ fn error_text(e: &anyhow::Error) -> String {
     s
 }
 
+/// `merge`: refuse an `--out` that names a part (or cannot be written), then read the parts
+/// with the bounded reader.
+fn read_parts(parts: Vec<PathBuf>, out: Option<&Path>) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    if let Some(o) = out {
+        if let Some(p) = parts.iter().find(|p| search::atomic::same_file(o, p)) {
+            anyhow::bail!(
+                "--out {} names the part {}: the merged report would replace one of its inputs; give another file",
+                o.display(),
+                p.display()
+            );
+        }
+        check_writable(o)?;
+    }
+    let mut data = Vec::new();
+    for p in parts {
+        let b = fafft_config::input::read_bytes(&p, fafft_config::input::REPORT_JSON)?;
+        data.push((p, b));
+    }
+    Ok(data)
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.cmd {
         Cmd::Modulus {
@@ -324,21 +345,7 @@ fn run(cli: Cli) -> Result<()> {
             out,
             threads,
         } => {
-            if let Some(o) = &out {
-                if let Some(p) = parts.iter().find(|p| search::atomic::same_file(o, p)) {
-                    anyhow::bail!(
-                        "--out {} names the part {}: the merged report would replace one of its inputs; give another file",
-                        o.display(),
-                        p.display()
-                    );
-                }
-                check_writable(o)?;
-            }
-            let mut data = Vec::new();
-            for p in parts {
-                let b = fafft_config::input::read_bytes(&p, fafft_config::input::REPORT_JSON)?;
-                data.push((p, b));
-            }
+            let data = read_parts(parts, out.as_deref())?;
             if data
                 .first()
                 .is_some_and(|(_, b)| search::joint::is_joint(b))

@@ -1368,18 +1368,27 @@ impl CalibrateArgs {
     }
 }
 
-/// Run `search calibrate`: assemble a table from board reports (or take the committed one)
-/// and print the calibrated model's fit.
-pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
-    let assembled = !(a.board.is_empty() && a.crt.is_empty() && a.table.is_none());
+/// Flags `calibrate` could not honour: `--fitted` without a table to mark it in, an `--out`
+/// that names one of the inputs.
+fn check_calibrate_args(a: &CalibrateArgs, assembled: bool) -> anyhow::Result<()> {
     if !assembled {
         if let Some(f) = a.fitted.first() {
             anyhow::bail!("--fitted {f} marks a row of a table assembled from --table, --crt or --board; without them the committed table is used as it is");
         }
     }
     if let Some(out) = &a.out {
-        let boards = a.board.iter().filter_map(|b| b.splitn(3, '|').nth(2)).map(PathBuf::from);
-        let inputs: Vec<PathBuf> = a.table.iter().chain(&a.crt).cloned().chain(boards).collect();
+        let boards = a
+            .board
+            .iter()
+            .filter_map(|b| b.splitn(3, '|').nth(2))
+            .map(PathBuf::from);
+        let inputs: Vec<PathBuf> = a
+            .table
+            .iter()
+            .chain(&a.crt)
+            .cloned()
+            .chain(boards)
+            .collect();
         if let Some(i) = inputs.iter().find(|i| crate::atomic::same_file(out, i)) {
             anyhow::bail!(
                 "--out {} names the input {}: the table would replace its own input; give another file",
@@ -1388,6 +1397,14 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+/// Run `search calibrate`: assemble a table from board reports (or take the committed one)
+/// and print the calibrated model's fit.
+pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
+    let assembled = !(a.board.is_empty() && a.crt.is_empty() && a.table.is_none());
+    check_calibrate_args(a, assembled)?;
     let read = |file: &Path, format: fafft_config::input::Format| -> anyhow::Result<String> {
         Ok(fafft_config::input::read_text(file, format)?)
     };
@@ -1576,7 +1593,9 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         crate::outln!("{}", render_error(&err, &source))?;
         match &exported {
             Ok((xrows, xerr)) => {
-                crate::outln!("with the exports' own XOR routines (the joint search's full stage):")?;
+                crate::outln!(
+                    "with the exports' own XOR routines (the joint search's full stage):"
+                )?;
                 for r in xrows {
                     let parts: Vec<String> = r
                         .components

@@ -188,24 +188,45 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
     if histogram.is_empty() {
         return Err(err("empty histogram".into()));
     }
+    let (orbits, min_weight) = check_histogram(&v, m, l, &histogram).map_err(err)?;
+    Ok(HistData {
+        m,
+        l,
+        orbits,
+        min_weight,
+        histogram,
+        coverage: (!coverage.is_complete()).then(|| coverage.describe()),
+    })
+}
+
+/// The histogram of (m, l) is consistent: no weight above N + 1 or without orbits, `orbits`
+/// (when given) the sum of the counts and `min_weight` (when given) the lightest weight.
+/// Returns (orbits, min_weight).
+fn check_histogram(
+    v: &serde_json::Value,
+    m: u32,
+    l: u32,
+    histogram: &BTreeMap<u32, u64>,
+) -> Result<(u64, u32), String> {
+    let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
     let big_n = u128::from(m) << l;
     if let Some((w, _)) = histogram.iter().find(|(w, _)| u128::from(**w) > big_n + 1) {
-        return Err(err(format!(
+        return Err(format!(
             "histogram weight {w} is impossible for N = {big_n} (wt(M) <= N + 1)"
-        )));
+        ));
     }
     if let Some((w, _)) = histogram.iter().find(|(_, c)| **c == 0) {
-        return Err(err(format!("histogram lists weight {w} with no orbit")));
+        return Err(format!("histogram lists weight {w} with no orbit"));
     }
     let sum = histogram
         .values()
         .try_fold(0u64, |a, c| a.checked_add(*c))
-        .ok_or_else(|| err("the histogram counts overflow".into()))?;
+        .ok_or_else(|| "the histogram counts overflow".to_string())?;
     let orbits = num("orbits").unwrap_or(sum);
     if orbits != sum {
-        return Err(err(format!(
+        return Err(format!(
             "`orbits` is {orbits} but the histogram counts {sum}"
-        )));
+        ));
     }
     let lightest = histogram.keys().next().copied().unwrap_or(0);
     let min_weight = match v.get("min_weight").filter(|x| !x.is_null()) {
@@ -215,19 +236,10 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
             .filter(|&x| x == u64::from(lightest))
             .map(|x| x as u32)
             .ok_or_else(|| {
-                err(format!(
-                    "`min_weight` is {x} but the histogram's lightest weight is {lightest}"
-                ))
+                format!("`min_weight` is {x} but the histogram's lightest weight is {lightest}")
             })?,
     };
-    Ok(HistData {
-        m,
-        l,
-        orbits,
-        min_weight,
-        histogram,
-        coverage: (!coverage.is_complete()).then(|| coverage.describe()),
-    })
+    Ok((orbits, min_weight))
 }
 
 /// Histogram data from the planner's own scan.
@@ -374,6 +386,36 @@ pub struct Bar {
     pub parts: Vec<(String, f64)>,
 }
 
+/// What a crt report's plans imply about themselves: each plan's components sum to its
+/// `total_cycles`, the plans are ranked 1, 2, ... in ascending total. An edited cost is
+/// refused with the plan and field named.
+fn check_plans(plans: &[serde_json::Value]) -> Result<(), String> {
+    let mut prev = f64::NEG_INFINITY;
+    for (i, p) in plans.iter().enumerate() {
+        let cost = &p["cost"];
+        let sum: f64 = ["forward", "pointwise", "inverse", "residue", "reconstruction"]
+            .iter()
+            .map(|k| cost[*k]["cycles"].as_f64().unwrap_or(f64::NAN))
+            .sum();
+        let total = cost["total_cycles"].as_f64().unwrap_or(f64::NAN);
+        if !((sum - total).abs() <= 1e-6 * total.abs() + 1e-6) {
+            return Err(format!(
+                "plan {}: `cost.total_cycles` {total} is not the sum {sum} of its components",
+                i + 1
+            ));
+        }
+        if p["rank"].as_u64() != Some(i as u64 + 1) || total < prev {
+            return Err(format!(
+                "plan {}: `rank` {} is not its place in ascending `total_cycles`",
+                i + 1,
+                p["rank"]
+            ));
+        }
+        prev = total;
+    }
+    Ok(())
+}
+
 /// Bars of the preferred and published plans from a `search crt --json` report.
 pub fn bars_from_report(v: &serde_json::Value) -> Result<Vec<Bar>, PlotError> {
     let err = |m: &str| PlotError::Input {
@@ -393,6 +435,7 @@ pub fn bars_from_report(v: &serde_json::Value) -> Result<Vec<Bar>, PlotError> {
         .get("plans")
         .and_then(|x| x.as_array())
         .ok_or_else(|| err("missing plans"))?;
+    check_plans(plans).map_err(|m| err(&m))?;
     let bar_of = |p: &serde_json::Value, tag: &str| -> Bar {
         let parts = [
             "forward",
@@ -1035,7 +1078,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(out, data_out.as_ref(), &input.iter().collect::<Vec<_>>())?;
+            prepare_outputs(out, data_out.as_ref(), &Vec::from_iter(input))?;
             let d = match (input, l) {
                 (Some(p), _) => parse_histogram(p)?,
                 (None, Some(l)) => histogram_from_scan(*m, *l, &cache)?,
@@ -1056,11 +1099,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(
-                out,
-                data_out.as_ref(),
-                &cost_table.iter().collect::<Vec<_>>(),
-            )?;
+            prepare_outputs(out, data_out.as_ref(), &Vec::from_iter(cost_table))?;
             let table = match cost_table {
                 Some(p) => crt_plan::load_cost_table(p)?,
                 None => CostTable::default(),
@@ -1078,8 +1117,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            let inputs: Vec<&PathBuf> = input.iter().chain(cost_table).collect();
-            prepare_outputs(out, None, &inputs)?;
+            prepare_outputs(out, None, &Vec::from_iter(input.iter().chain(cost_table)))?;
             let mut bars = Vec::new();
             let mut table_name = CostTable::default().name;
             let mut model_name = String::new();

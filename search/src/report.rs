@@ -436,6 +436,48 @@ fn entry_candidate(r: &ScanReport, e: &Entry, path: &Path) -> Result<Candidate> 
     })
 }
 
+/// A shard part's histogram sums to its orbit count and starts at its `min_weight`.
+fn check_part_counts(path: &Path, r: &ScanReport) -> Result<()> {
+    let sum: u64 = r.histogram.values().sum();
+    if sum != r.orbits {
+        return Err(SearchError::Merge(format!(
+            "{} is inconsistent: its histogram counts {sum} orbits but it says it scanned {} (the file was edited or truncated; rerun that shard)",
+            path.display(),
+            r.orbits
+        )));
+    }
+    if r.min_weight != r.histogram.keys().next().copied() {
+        return Err(SearchError::Merge(format!(
+            "{} is inconsistent: `min_weight` is {:?} but its histogram's lightest weight is {:?} (the file was edited; rerun that shard)",
+            path.display(),
+            r.min_weight,
+            r.histogram.keys().next()
+        )));
+    }
+    Ok(())
+}
+
+/// A shard part's `best` and `top` fit its histogram ([`ChunkResult::check_consistent`]), and
+/// (checked last, so that an edit found before is named by its field) its `digest` matches.
+fn check_part_integrity(path: &Path, r: &ScanReport, part: &ChunkResult) -> Result<()> {
+    part.check_consistent().map_err(|e| {
+        SearchError::Merge(format!(
+            "{} is inconsistent: {e} (the file was edited or damaged; rerun that shard)",
+            path.display()
+        ))
+    })?;
+    let mut unsigned = r.clone();
+    let stored = unsigned.digest.take();
+    if stored != Some(crate::digest::of(&unsigned)?) {
+        return Err(SearchError::Merge(format!(
+            "{} is inconsistent: its `digest` {} its content (the file was edited or damaged, or written by an older version; rerun that shard)",
+            path.display(),
+            if stored.is_some() { "does not match" } else { "is missing, so nothing vouches for" }
+        )));
+    }
+    Ok(())
+}
+
 /// Parse shard outputs and merge them into the report one unsharded run writes.
 pub fn merge_reports(
     parts: &[(std::path::PathBuf, Vec<u8>)],
@@ -458,22 +500,7 @@ pub fn merge_reports(
                 path.display()
             )));
         }
-        let sum: u64 = r.histogram.values().sum();
-        if sum != r.orbits {
-            return Err(SearchError::Merge(format!(
-                "{} is inconsistent: its histogram counts {sum} orbits but it says it scanned {} (the file was edited or truncated; rerun that shard)",
-                path.display(),
-                r.orbits
-            )));
-        }
-        if r.min_weight != r.histogram.keys().next().copied() {
-            return Err(SearchError::Merge(format!(
-                "{} is inconsistent: `min_weight` is {:?} but its histogram's lightest weight is {:?} (the file was edited; rerun that shard)",
-                path.display(),
-                r.min_weight,
-                r.histogram.keys().next()
-            )));
-        }
+        check_part_counts(path, &r)?;
         reports.push((path, r));
     }
     let (p0, r0) = &reports[0];
@@ -559,22 +586,7 @@ pub fn merge_reports(
             top,
             top_limit: base.top_limit,
         };
-        part.check_consistent().map_err(|e| {
-            SearchError::Merge(format!(
-                "{} is inconsistent: {e} (the file was edited or damaged; rerun that shard)",
-                path.display()
-            ))
-        })?;
-        // last, so that an edit found above is named by its field
-        let mut unsigned = r.clone();
-        let stored = unsigned.digest.take();
-        if stored != Some(crate::digest::of(&unsigned)?) {
-            return Err(SearchError::Merge(format!(
-                "{} is inconsistent: its `digest` {} its content (the file was edited or damaged, or written by an older version; rerun that shard)",
-                path.display(),
-                if stored.is_some() { "does not match" } else { "is missing, so nothing vouches for" }
-            )));
-        }
+        check_part_integrity(path, r, &part)?;
         acc.merge(part);
     }
     if base.mode == "cantor" {

@@ -109,7 +109,10 @@ impl ChunkResult {
         let want_best = lightest.map_or(0, |(_, n)| *n);
         if self.best.len() as u64 != want_best
             || !strictly_sorted(&self.best)
-            || self.best.iter().any(|c| Some(&c.weight) != lightest.map(|x| x.0))
+            || self
+                .best
+                .iter()
+                .any(|c| Some(&c.weight) != lightest.map(|x| x.0))
         {
             return Err(format!(
                 "`best` lists {} orbit(s), but the histogram has {want_best} at the lightest weight {}",
@@ -132,7 +135,11 @@ impl ChunkResult {
                 self.top.len()
             ));
         }
-        let k = self.top.iter().take_while(|c| c.weight == self.top[0].weight).count();
+        let k = self
+            .top
+            .iter()
+            .take_while(|c| c.weight == self.top[0].weight)
+            .count();
         if self.top[..k] != self.best[..k.min(self.best.len())] {
             return Err("`top` and `best` disagree on the lightest orbits".into());
         }
@@ -443,12 +450,18 @@ mod tests {
         assert_eq!(r.check_consistent(), Ok(()));
         let edits: Vec<(&str, Box<dyn Fn(&mut ChunkResult)>)> = vec![
             ("`best`", Box::new(|r| r.best.clear())),
-            ("`top`", Box::new(|r| {
-                r.top.remove(0);
-            })),
-            ("`histogram`", Box::new(|r| {
-                r.histogram.insert(9, 1);
-            })),
+            (
+                "`top`",
+                Box::new(|r| {
+                    r.top.remove(0);
+                }),
+            ),
+            (
+                "`histogram`",
+                Box::new(|r| {
+                    r.histogram.insert(9, 1);
+                }),
+            ),
             ("`orbits`", Box::new(|r| r.candidates = 3)),
             ("`top`", Box::new(|r| r.top.reverse())),
             ("`best`", Box::new(|r| r.best[1] = cand(11, 0, 99))),

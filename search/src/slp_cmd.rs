@@ -216,7 +216,10 @@ pub fn run(a: &SlpArgs) -> anyhow::Result<()> {
     let path = a.matrix.display().to_string();
     if let Some(o) = &a.out {
         if fafft_config::output::same_file(o, &a.matrix) {
-            anyhow::bail!("--out {} names the input matrix {path}; give another file", o.display());
+            anyhow::bail!(
+                "--out {} names the input matrix {path}; give another file",
+                o.display()
+            );
         }
     }
     let bytes = fafft_config::input::read_bytes(&a.matrix, fafft_config::input::MATRIX)?;

@@ -115,8 +115,7 @@ fn merge_refuses_an_edited_shard() {
     std::fs::write(&parts[i], search::report::to_json(&rep2).expect("json")).expect("edit");
     assert_error(&merge(&parts), &["inconsistent"]);
     // what only the digest vouches for: a text, the digest left as it was
-    let mut rep3: search::report::ScanReport =
-        serde_json::from_slice(&original).expect("a report");
+    let mut rep3: search::report::ScanReport = serde_json::from_slice(&original).expect("a report");
     rep3.space.covered = "exhaustive".into();
     std::fs::write(&parts[i], search::report::to_json(&rep3).expect("json")).expect("edit");
     assert_error(&merge(&parts), &["inconsistent", "`digest`"]);
@@ -131,7 +130,17 @@ fn resume_refuses_an_edited_checkpoint() {
     let d = tmp_dir("edited-checkpoint");
     let ck = d.join("ck.json");
     let args = |extra: &[&str]| {
-        let mut a = vec!["moduli", "--m", "16", "--l", "3", "--top", "4", "--threads", "1"];
+        let mut a = vec![
+            "moduli",
+            "--m",
+            "16",
+            "--l",
+            "3",
+            "--top",
+            "4",
+            "--threads",
+            "1",
+        ];
         a.extend_from_slice(&["--checkpoint", p(&ck)]);
         a.extend_from_slice(extra);
         a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
@@ -195,7 +204,15 @@ fn an_output_never_names_an_input() {
     std::os::unix::fs::symlink("scan.json", &alias).expect("symlink");
     for out in [&scan, &alias] {
         let r = search(&[
-            "crt", "--n", "100", "--m", "16", "--moduli", p(&scan), "--out", p(out),
+            "crt",
+            "--n",
+            "100",
+            "--m",
+            "16",
+            "--moduli",
+            p(&scan),
+            "--out",
+            p(out),
         ]);
         assert_error(&r, &["--out", "scan.json"]);
         assert_eq!(read(&scan), before, "crt replaced its --moduli file");
@@ -216,9 +233,7 @@ fn an_output_never_names_an_input() {
         assert_error(&r, &[needle]);
         assert_eq!(read(&scan), before, "plot replaced its --input");
     }
-    let r = search(&[
-        "plot", "histogram", "--input", p(&scan), "--out", p(&scan),
-    ]);
+    let r = search(&["plot", "histogram", "--input", p(&scan), "--out", p(&scan)]);
     assert_error(&r, &["scan.json"]);
     assert_eq!(read(&scan), before);
     let _ = std::fs::remove_dir_all(&d);
@@ -232,9 +247,24 @@ fn special_and_huge_inputs_are_refused_at_once() {
     for args in [
         vec!["slp", "--matrix", "/dev/zero"],
         vec!["merge", "/dev/zero"],
-        vec!["plot", "histogram", "--input", "/dev/zero", "--out", "/tmp/never.svg"],
+        vec![
+            "plot",
+            "histogram",
+            "--input",
+            "/dev/zero",
+            "--out",
+            "/tmp/never.svg",
+        ],
         vec!["crt", "--n", "100", "--m", "16", "--moduli", "/dev/zero"],
-        vec!["crt", "--n", "100", "--m", "16", "--cost-table", "/dev/zero"],
+        vec![
+            "crt",
+            "--n",
+            "100",
+            "--m",
+            "16",
+            "--cost-table",
+            "/dev/zero",
+        ],
     ] {
         let r = search_within(&args, 20);
         assert_error(&r, &["/dev/zero", "character device"]);
@@ -250,9 +280,7 @@ fn special_and_huge_inputs_are_refused_at_once() {
         let r = search_within(&["slp", "--matrix", p(&fifo)], 20);
         assert_error(&r, &["FIFO"]);
         let r = search_within(
-            &[
-                "moduli", "--m", "16", "--l", "3", "--checkpoint", p(&fifo),
-            ],
+            &["moduli", "--m", "16", "--l", "3", "--checkpoint", p(&fifo)],
             20,
         );
         assert_eq!(r.code, Some(1), "{}", r.stderr);
@@ -273,12 +301,26 @@ fn full_or_closed_stdout_never_panics() {
     if full.exists() {
         for args in [
             vec!["modulus", "--m", "16", "--l", "3", "--beta", "canonical"],
-            vec!["modulus", "--m", "16", "--l", "3", "--beta", "canonical", "--json"],
+            vec![
+                "modulus",
+                "--m",
+                "16",
+                "--l",
+                "3",
+                "--beta",
+                "canonical",
+                "--json",
+            ],
             vec!["moduli", "--m", "16", "--l", "3"],
         ] {
             let o = Command::new(env!("CARGO_BIN_EXE_search"))
                 .args(&args)
-                .stdout(std::fs::OpenOptions::new().write(true).open(full).expect("/dev/full"))
+                .stdout(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(full)
+                        .expect("/dev/full"),
+                )
                 .output()
                 .expect("run");
             let err = String::from_utf8_lossy(&o.stderr);
@@ -315,7 +357,11 @@ fn inconsistent_histograms_are_refused() {
     let svg = d.join("h.svg");
     let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
         ("orbits", Box::new(|v| v["orbits"] = 1.into()), "`orbits`"),
-        ("min", Box::new(|v| v["min_weight"] = 99.into()), "`min_weight`"),
+        (
+            "min",
+            Box::new(|v| v["min_weight"] = 99.into()),
+            "`min_weight`",
+        ),
         (
             "dup",
             Box::new(|v| v["histogram"] = serde_json::json!([[13, 1], [13, 2]])),
@@ -350,7 +396,15 @@ fn empty_cost_tables_are_refused() {
         let r = search(&["crt", "--n", "100", "--m", "16", "--cost-table", p(&f)]);
         assert_error(&r, &[needle, "cost table"]);
         let r = search(&[
-            "plot", "cost", "--n", "100", "--m", "16", "--cost-table", p(&f), "--out",
+            "plot",
+            "cost",
+            "--n",
+            "100",
+            "--m",
+            "16",
+            "--cost-table",
+            p(&f),
+            "--out",
             p(&d.join("c.svg")),
         ]);
         assert_error(&r, &[needle]);
@@ -366,9 +420,25 @@ fn calibrate_refuses_a_fitted_row_it_cannot_mark() {
 
 #[test]
 fn messages_say_what_is_wrong() {
-    let r = search(&["moduli", "--m", "16", "--l", "3", "--shard", "0/18446744073709551615"]);
+    let r = search(&[
+        "moduli",
+        "--m",
+        "16",
+        "--l",
+        "3",
+        "--shard",
+        "0/18446744073709551615",
+    ]);
     assert_error(&r, &["larger than 4294967295"]);
-    let r = search(&["modulus", "--m", "16", "--l", "3", "--beta", "\u{1b}[31mred"]);
+    let r = search(&[
+        "modulus",
+        "--m",
+        "16",
+        "--l",
+        "3",
+        "--beta",
+        "\u{1b}[31mred",
+    ]);
     assert_error(&r, &["\\u{1b}"]);
     assert!(!r.stderr.contains('\u{1b}'), "raw control character echoed");
     let r = search(&["crt", "--n", "100", "--m", "16", "--beta", "3:\u{7}"]);
@@ -384,8 +454,20 @@ fn two_exports_into_one_new_folder_do_not_both_succeed() {
     let spawn = || {
         Command::new(env!("CARGO_BIN_EXE_search"))
             .args([
-                "export", "--m", "32", "--l", "10", "--beta", "0x00103674", "--c", "3072",
-                "--n", "17669", "--chain", "artifact", "--out",
+                "export",
+                "--m",
+                "32",
+                "--l",
+                "10",
+                "--beta",
+                "0x00103674",
+                "--c",
+                "3072",
+                "--n",
+                "17669",
+                "--chain",
+                "artifact",
+                "--out",
             ])
             .arg(&out)
             .stdout(Stdio::piped())
@@ -400,15 +482,34 @@ fn two_exports_into_one_new_folder_do_not_both_succeed() {
         .collect();
     let ok: Vec<_> = runs.iter().filter(|o| o.status.success()).collect();
     assert_eq!(ok.len(), 1, "exactly one export may succeed");
-    let failed = runs.iter().find(|o| !o.status.success()).expect("one refused");
+    let failed = runs
+        .iter()
+        .find(|o| !o.status.success())
+        .expect("one refused");
     let err = String::from_utf8_lossy(&failed.stderr);
-    assert!(err.contains("already exists") || err.contains("another export"), "{err}");
+    assert!(
+        err.contains("already exists") || err.contains("another export"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.join("params.json").is_file());
     // and the folder the winner wrote is complete: a third export without --force is refused
     let r = search(&[
-        "export", "--m", "32", "--l", "10", "--beta", "0x00103674", "--c", "3072", "--n",
-        "17669", "--chain", "artifact", "--out", p(&out),
+        "export",
+        "--m",
+        "32",
+        "--l",
+        "10",
+        "--beta",
+        "0x00103674",
+        "--c",
+        "3072",
+        "--n",
+        "17669",
+        "--chain",
+        "artifact",
+        "--out",
+        p(&out),
     ]);
     assert_error(&r, &["already exists"]);
     let _ = std::fs::remove_dir_all(&d);
@@ -433,5 +534,24 @@ fn crt_refuses_a_scan_whose_lightest_orbits_were_removed() {
     std::fs::write(&scan, serde_json::to_vec_pretty(&v).expect("json")).expect("edit");
     let r = search(&["crt", "--n", "100", "--m", "16", "--moduli", p(&scan)]);
     assert_error(&r, &["`min_weight`"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn plot_breakdown_refuses_an_edited_plan_cost() {
+    let d = tmp_dir("edited-crt");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/karatsuba2/crt-17669.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&read(&src)).expect("json");
+    let svg = d.join("b.svg");
+    // the committed report plots
+    let ok = d.join("ok.json");
+    std::fs::write(&ok, serde_json::to_vec(&v).expect("json")).expect("write");
+    search(&["plot", "breakdown", "--input", p(&ok), "--out", p(&svg)]).ok();
+    // the preferred plan made cheaper by hand
+    v["plans"][0]["cost"]["total_cycles"] = 1.0.into();
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, serde_json::to_vec(&v).expect("json")).expect("write");
+    let r = search(&["plot", "breakdown", "--input", p(&bad), "--out", p(&svg)]);
+    assert_error(&r, &["plan 1", "`cost.total_cycles`"]);
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -397,6 +397,23 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), KatError> {
     fafft_config::output::write_atomic(path, text.as_bytes()).map_err(io)
 }
 
+/// The official file of `req` when a KAT folder was given (`None` without one); a folder
+/// whose file is missing or unreadable is an error, since it asks for the comparison.
+fn requested_official(req: &KatRequest) -> Result<Option<(PathBuf, String)>, KatError> {
+    let Some(d) = &req.kat_dir else {
+        return Ok(None);
+    };
+    read_official(d, req.flavour, req.level)?
+        .ok_or_else(|| KatError::OfficialUnusable {
+            dir: d.clone(),
+            reason: format!(
+                "{} does not exist",
+                locate::official_file(d, req.flavour, req.level).display()
+            ),
+        })
+        .map(Some)
+}
+
 /// Runs one KAT regeneration and comparison.
 pub fn run(req: &KatRequest) -> Result<KatOutcome, KatError> {
     run_decoded(req, Decoder::Bm)
@@ -408,18 +425,7 @@ pub fn run_decoded(req: &KatRequest, decoder: Decoder) -> Result<KatOutcome, Kat
         return Err(KatError::CountOutOfRange { count: req.count });
     }
     // a KAT folder asks for the whole-file comparison: refuse before the work if it cannot run
-    let official = match &req.kat_dir {
-        Some(d) => Some(read_official(d, req.flavour, req.level)?.ok_or_else(|| {
-            KatError::OfficialUnusable {
-                dir: d.clone(),
-                reason: format!(
-                    "{} does not exist",
-                    locate::official_file(d, req.flavour, req.level).display()
-                ),
-            }
-        })?),
-        None => None,
-    };
+    let official = requested_official(req)?;
     let start = Instant::now();
     let (entries, decaps_ok, decaps_failure) = match generate_entries_decoded(
         req.level,
