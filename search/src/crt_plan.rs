@@ -1656,14 +1656,16 @@ pub fn load_cost_table(path: &std::path::Path) -> Result<CostTable, CrtError> {
     let text = fafft_config::input::read_text(path, fafft_config::input::TABLE_JSON)?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
     match v.as_object() {
-        None => return Err(err(format!(
+        None => {
+            return Err(err(format!(
             "holds {}, not a JSON object with the fields name, xor, and, shift, mul32, load, store",
             match v {
                 serde_json::Value::Array(_) => "an array",
                 serde_json::Value::Null => "null",
                 _ => "a single value",
             }
-        ))),
+        )))
+        }
         Some(o) if o.is_empty() => return Err(err(
             "is an empty object: it sets no cycle count (omit --cost-table for the default table)"
                 .into(),

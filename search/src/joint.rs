@@ -188,10 +188,12 @@ impl Acc {
         for k in &self.top {
             match self.best_per_orbit.get(&k.orbit) {
                 Some(b) if b.cmp_total(k) != Ordering::Greater => {}
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "`acc.best_per_orbit` holds nothing as good as the `acc.top` entry of orbit {}",
                     k.orbit
-                )),
+                ))
+                }
             }
         }
         if let Some(first) = self.top.first() {

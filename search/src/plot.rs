@@ -393,12 +393,19 @@ fn check_plans(plans: &[serde_json::Value]) -> Result<(), String> {
     let mut prev = f64::NEG_INFINITY;
     for (i, p) in plans.iter().enumerate() {
         let cost = &p["cost"];
-        let sum: f64 = ["forward", "pointwise", "inverse", "residue", "reconstruction"]
-            .iter()
-            .map(|k| cost[*k]["cycles"].as_f64().unwrap_or(f64::NAN))
-            .sum();
+        let sum: f64 = [
+            "forward",
+            "pointwise",
+            "inverse",
+            "residue",
+            "reconstruction",
+        ]
+        .iter()
+        .map(|k| cost[*k]["cycles"].as_f64().unwrap_or(f64::NAN))
+        .sum();
         let total = cost["total_cycles"].as_f64().unwrap_or(f64::NAN);
-        if !((sum - total).abs() <= 1e-6 * total.abs() + 1e-6) {
+        let agrees = (sum - total).abs() <= 1e-6 * total.abs() + 1e-6; // false for NaN
+        if !agrees {
             return Err(format!(
                 "plan {}: `cost.total_cycles` {total} is not the sum {sum} of its components",
                 i + 1

@@ -448,7 +448,8 @@ mod tests {
         r.candidates = 40;
         r.best.sort();
         assert_eq!(r.check_consistent(), Ok(()));
-        let edits: Vec<(&str, Box<dyn Fn(&mut ChunkResult)>)> = vec![
+        type Edit = Box<dyn Fn(&mut ChunkResult)>;
+        let edits: Vec<(&str, Edit)> = vec![
             ("`best`", Box::new(|r| r.best.clear())),
             (
                 "`top`",

@@ -355,7 +355,8 @@ fn inconsistent_histograms_are_refused() {
     search(&["moduli", "--m", "16", "--l", "3", "--out", p(&scan)]).ok();
     let v: serde_json::Value = serde_json::from_slice(&read(&scan)).expect("json");
     let svg = d.join("h.svg");
-    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
         ("orbits", Box::new(|v| v["orbits"] = 1.into()), "`orbits`"),
         (
             "min",
