@@ -26,7 +26,8 @@
 //!   of a configuration, [`cost::cheapest_residue_method`] the residue method for a fixed c.
 //! * [`transform`] (chains, Encode/Decode, per-transform programs) and [`xorprog`] (the XOR
 //!   program generator, Paar's CSE).
-//! * [`beta`]: the one parser of a shift β; [`output`]: the one way to write an output file.
+//! * [`beta`]: the one parser of a shift β; [`output`]: the one way to write an output file;
+//!   [`input`]: the one bounded way to read an input file.
 
 pub mod artefacts;
 pub mod beta;
@@ -36,6 +37,7 @@ pub mod error;
 pub mod export;
 pub mod headers;
 pub mod hex;
+pub mod input;
 pub mod layout;
 pub mod output;
 pub mod published;

@@ -266,6 +266,54 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Standard output could not be written (a closed pipe, a full disk).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write to standard output: {source}")]
+pub struct StdoutError {
+    /// The cause.
+    #[source]
+    pub source: Error,
+}
+
+impl StdoutError {
+    /// Whether the reader went away (`| head`): the command should end quietly.
+    pub fn is_broken_pipe(&self) -> bool {
+        self.source.kind() == ErrorKind::BrokenPipe
+    }
+}
+
+/// The exit status of a command whose standard output was closed by its reader: 128 + SIGPIPE,
+/// what a shell reports for a program ended by the signal.
+pub const BROKEN_PIPE_STATUS: u8 = 141;
+
+/// Write `bytes` to standard output and flush, returning any error instead of panicking (the
+/// checked replacement of `print!` on every output path).
+pub fn print(bytes: impl AsRef<[u8]>) -> Result<(), StdoutError> {
+    let mut o = std::io::stdout().lock();
+    o.write_all(bytes.as_ref())
+        .and_then(|()| o.flush())
+        .map_err(|source| StdoutError { source })
+}
+
+/// Whether an error (or one of its causes) is a closed standard output or pipe.
+pub fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cur {
+        if let Some(io) = c.downcast_ref::<Error>() {
+            if io.kind() == ErrorKind::BrokenPipe {
+                return true;
+            }
+        }
+        if c.downcast_ref::<StdoutError>()
+            .is_some_and(StdoutError::is_broken_pipe)
+        {
+            return true;
+        }
+        cur = c.source();
+    }
+    false
+}
+
 /// The path with symbolic links followed and `.`/`..` removed, as far as it exists.
 fn normal(path: &Path) -> PathBuf {
     let p = match resolve(path) {

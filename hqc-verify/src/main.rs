@@ -21,7 +21,7 @@
 //!
 //! Exit status: 0 when every check matched, 1 on a mismatch or failed check (the output
 //! names the first one), 2 on an error (bad arguments, unreadable or invalid files), printed
-//! once as a sentence.
+//! once as a sentence; 141, quietly, when the reader of stdout went away (`| head`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -177,8 +177,19 @@ fn parse_flavours(s: &str) -> Result<Flavours, String> {
 
 impl Output {
     /// Refuses an `--out` that cannot be written, before any work.
-    fn check(&self) -> Result<()> {
+    fn check(&self, inputs: &[Option<&Path>]) -> Result<()> {
         if let Some(out) = &self.out {
+            if let Some(i) = inputs
+                .iter()
+                .flatten()
+                .find(|i| fafft_config::output::same_file(out, i))
+            {
+                bail!(
+                    "--out {} names the input {}: the report would replace its own input; give another file",
+                    out.display(),
+                    i.display()
+                );
+            }
             fafft_config::output::check_writable(out)
                 .with_context(|| format!("cannot write --out {}", out.display()))?;
         }
@@ -192,17 +203,24 @@ impl Output {
             fafft_config::output::write_atomic(out, json.as_bytes())
                 .with_context(|| format!("cannot write --out {}", out.display()))?;
         }
-        if self.json {
-            print!("{json}");
-        } else {
-            print!("{text}");
-        }
+        fafft_config::output::print(if self.json { &json } else { text })?;
         Ok(())
+    }
+}
+
+/// `--params FILE` is a regular file within the params.json limit (docs/cli.md §1), checked
+/// before it is opened (a FIFO would block, a device never end); a missing file is left to the
+/// configuration reader, which says so.
+fn params_file_check(p: &Path) -> Result<()> {
+    match fafft_config::input::check(p, fafft_config::input::PARAMS_JSON) {
+        Err(e) if !e.is_not_found() => Err(e.into()),
+        _ => Ok(()),
     }
 }
 
 fn multiplier(sel: &Selection) -> Result<MultiplierKind> {
     if let Some(p) = &sel.params {
+        params_file_check(p)?;
         if sel.multiplier != "reference" && sel.multiplier != "fafft-crt" {
             bail!("--params selects the fafft-crt multiplier; it cannot be combined with --multiplier {}", sel.multiplier);
         }
@@ -275,7 +293,7 @@ fn kat_text(o: &kat::KatOutcome) -> String {
 }
 
 fn cmd_kat(a: &KatArgs) -> Result<bool> {
-    a.output.check()?;
+    a.output.check(&[a.sel.params.as_deref()])?;
     let kind = multiplier(&a.sel)?;
     let levels = levels(&a.sel)?;
     let kat_dir = locate::locate_kat_dir(a.kat_dir.as_deref())?;
@@ -314,7 +332,7 @@ fn cmd_kat(a: &KatArgs) -> Result<bool> {
 }
 
 fn cmd_profile(a: &ProfileArgs) -> Result<bool> {
-    a.output.check()?;
+    a.output.check(&[a.sel.params.as_deref()])?;
     eprintln!("Reed-Solomon decoder: {}", a.sel.decoder);
     let kind = multiplier(&a.sel)?;
     let levels = levels(&a.sel)?;
@@ -348,7 +366,7 @@ struct PinReport {
 }
 
 fn cmd_pin(a: &PinArgs) -> Result<bool> {
-    a.output.check()?;
+    a.output.check(&[])?;
     let dir = locate::locate_kat_dir(a.kat_dir.as_deref())?.with_context(|| {
         format!(
             "pin needs the official KAT files: pass --kat-dir DIR (or set {})",
@@ -393,7 +411,8 @@ fn cmd_pin(a: &PinArgs) -> Result<bool> {
 }
 
 fn cmd_board(b: &BoardCmd) -> Result<bool> {
-    b.output.check()?;
+    b.output.check(&[Some(b.args.params.as_path())])?;
+    params_file_check(&b.args.params)?;
     if b.args.ct_check {
         let report = board::ct::execute(&b.args)?;
         b.output.emit(&report, &board::ct::render_text(&report))?;
@@ -449,6 +468,10 @@ fn main() -> ExitCode {
     match res {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(e) if fafft_config::output::is_broken_pipe(e.as_ref()) => {
+            // the reader of stdout went away (`| head`): end quietly
+            ExitCode::from(fafft_config::output::BROKEN_PIPE_STATUS)
+        }
         Err(e) => {
             eprintln!("error: {}", sentence(&e));
             ExitCode::from(2)

@@ -393,3 +393,130 @@ fn kat_params_runs_the_level_of_its_n() {
     assert_eq!(runs[0]["level"], "HQC-3");
     assert_eq!(runs[0]["matches"], true);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Nothing silently wrong (issue 27): a requested whole-file comparison that cannot run, inputs
+// that are not regular files, an output naming an input, closed or full stdout, flags that
+// cannot work together.
+
+#[test]
+fn a_kat_dir_that_cannot_be_compared_is_an_error() {
+    let d = tmp("kat-dir");
+    let mut kat = KAT1.to_vec();
+    kat.push("--kat-dir");
+    // an empty folder: the official file is missing
+    let empty = d.join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let mut a = kat.clone();
+    let e = empty.display().to_string();
+    a.push(&e);
+    one_error(&a, "hqc-1.rsp does not exist");
+    // the .rsp is a folder, a link to /dev/zero, a FIFO
+    let sub = d.join("as-dir");
+    std::fs::create_dir_all(sub.join("v5.0.0/hqc-1.rsp")).expect("mkdir");
+    let zero = d.join("as-zero");
+    std::fs::create_dir_all(zero.join("v5.0.0")).expect("mkdir");
+    std::os::unix::fs::symlink("/dev/zero", zero.join("v5.0.0/hqc-1.rsp")).expect("symlink");
+    let fifo = d.join("as-fifo");
+    std::fs::create_dir_all(fifo.join("v5.0.0")).expect("mkdir");
+    let made = Command::new("mkfifo")
+        .arg(fifo.join("v5.0.0/hqc-1.rsp"))
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    let mut cases = vec![(sub, "is a directory"), (zero, "character device")];
+    if made {
+        cases.push((fifo, "is a FIFO"));
+    }
+    for (dir, needle) in cases {
+        let mut a = kat.clone();
+        let s = dir.display().to_string();
+        a.push(&s);
+        one_error(&a, needle);
+    }
+    // a regular file given as the folder
+    let file = d.join("file");
+    std::fs::write(&file, b"x").expect("write");
+    let mut a = kat.clone();
+    let f = file.display().to_string();
+    a.push(&f);
+    one_error(&a, "is not a folder but a regular file");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn special_params_files_and_out_naming_an_input_are_refused() {
+    let d = tmp("special-params");
+    one_error(
+        &["kat", "--count", "1", "--params", "/dev/zero"],
+        "character device",
+    );
+    let dir = d.display().to_string();
+    one_error(&["board", "--params", &dir], "is a directory");
+    let copy = d.join("params.json");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../results/export/hqc3-published/params.json");
+    std::fs::copy(&src, &copy).expect("copy");
+    let before = std::fs::read(&copy).expect("read");
+    let c = copy.display().to_string();
+    one_error(
+        &["kat", "--count", "1", "--params", &c, "--out", &c],
+        "names the input",
+    );
+    assert_eq!(std::fs::read(&copy).expect("read"), before);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn board_flags_that_cannot_work_together_are_refused() {
+    for extra in [
+        &["--ct-check", "--profile"][..],
+        &["--host-iterations", "5"][..],
+    ] {
+        let mut a = vec!["board", "--params", "/nonexistent/params.json"];
+        a.extend_from_slice(extra);
+        let o = bin().args(&a).output().expect("binary runs");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains(extra[0].trim_start_matches('-')), "{err}");
+    }
+}
+
+#[test]
+fn full_or_closed_stdout_never_panics() {
+    let full = std::path::Path::new("/dev/full");
+    for json in [false, true] {
+        let mut a = KAT1.to_vec();
+        if json {
+            a.push("--json");
+        }
+        if full.exists() {
+            let o = bin()
+                .args(&a)
+                .stdout(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(full)
+                        .expect("/dev/full"),
+                )
+                .output()
+                .expect("binary runs");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert!(err.contains("cannot write to standard output"), "{err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+        let mut child = bin()
+            .args(&a)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(141), "{err}");
+        assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
+    }
+}

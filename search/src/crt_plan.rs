@@ -111,6 +111,15 @@ pub enum CrtError {
     /// A moduli JSON file is unusable.
     #[error("moduli file {path}: {msg}")]
     ModuliFile { path: String, msg: String },
+    /// A cost table file is unusable.
+    #[error("cost table {path}: {msg}")]
+    CostTableFile { path: String, msg: String },
+    /// An input file could not be read (not a regular file, too large, unreadable).
+    #[error(transparent)]
+    Input(#[from] fafft_config::input::InputError),
+    /// An output would replace an input of the same command.
+    #[error("--out {out} names the input {input}: the report would replace its own input; give another file")]
+    OutIsInput { out: String, input: String },
     /// Output could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -394,7 +403,7 @@ pub fn parse_moduli_file(
         path: p.clone(),
         msg,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    let text = fafft_config::input::read_text(path, fafft_config::input::REPORT_JSON)?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
     let small = |k: &str| -> Result<u32, CrtError> {
         let x = json_u64(v.get(k)).ok_or_else(|| err(format!("missing integer key `{k}`")))?;
@@ -448,11 +457,46 @@ pub fn parse_moduli_file(
     if betas.is_empty() {
         return Err(err("no entry with `beta` or `p` under `best`/`top`".into()));
     }
+    check_lightest(&v, m, l, &betas).map_err(err)?;
     // `best` and `top` usually list the same orbits: keep each β once (order irrelevant, the
     // caller sorts by the total key).
     betas.sort_unstable();
     betas.dedup();
     Ok((m, l, betas, coverage))
+}
+
+/// A moduli file that has a histogram must list its lightest modulus: `min_weight` (when
+/// given) is the histogram's lightest weight, and the lightest listed β (its wt(M) recomputed)
+/// has that weight. An edited `best`/`top` would otherwise plan with a heavier modulus.
+fn check_lightest(v: &serde_json::Value, m: u32, l: u32, betas: &[u32]) -> Result<(), String> {
+    let Some(h) = v.get("histogram").and_then(|h| h.as_object()) else {
+        return Ok(());
+    };
+    let Some(lightest) = h.keys().filter_map(|k| k.trim().parse::<u32>().ok()).min() else {
+        return Ok(());
+    };
+    if let Some(mw) = v.get("min_weight").filter(|x| !x.is_null()) {
+        if mw.as_u64() != Some(u64::from(lightest)) {
+            return Err(format!(
+                "`min_weight` is {mw} but the histogram's lightest weight is {lightest} (the file was edited)"
+            ));
+        }
+    }
+    if !matches!(m, 8 | 16 | 32) {
+        return Ok(());
+    }
+    let listed = betas
+        .iter()
+        .filter_map(|&b| modulus_info(m, l, b).ok())
+        .map(|x| x.weight)
+        .min();
+    match listed {
+        Some(w) if w == lightest => Ok(()),
+        Some(w) => Err(format!(
+            "its lightest listed modulus has wt(M) = {w}, but its histogram's lightest weight is {lightest}: `best` and `top` do not list the lightest orbits (the file was edited)"
+        )),
+        None => Ok(()),
+    }
 }
 
 fn json_u64(v: Option<&serde_json::Value>) -> Option<u64> {
@@ -1549,7 +1593,7 @@ impl CrtArgs {
     pub fn config(&self) -> Result<PlanConfig, CrtError> {
         let mut cfg = PlanConfig::new(self.m);
         if let Some(p) = &self.cost_table {
-            cfg.table = CostTable::from_json_file(p)?;
+            cfg.table = load_cost_table(p)?;
         }
         cfg.candidates = self.candidates as usize;
         cfg.max_residue_ratio = self.max_residue_ratio;
@@ -1601,12 +1645,42 @@ impl CrtArgs {
     }
 }
 
+/// Load `--cost-table FILE`: a regular file within the table limit holding a JSON object that
+/// sets at least one field (fields it leaves out take the default values; an empty object or
+/// anything but an object is refused rather than silently meaning the default table).
+pub fn load_cost_table(path: &std::path::Path) -> Result<CostTable, CrtError> {
+    let err = |msg: String| CrtError::CostTableFile {
+        path: path.display().to_string(),
+        msg,
+    };
+    let text = fafft_config::input::read_text(path, fafft_config::input::TABLE_JSON)?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
+    match v.as_object() {
+        None => {
+            return Err(err(format!(
+            "holds {}, not a JSON object with the fields name, xor, and, shift, mul32, load, store",
+            match v {
+                serde_json::Value::Array(_) => "an array",
+                serde_json::Value::Null => "null",
+                _ => "a single value",
+            }
+        )))
+        }
+        Some(o) if o.is_empty() => return Err(err(
+            "is an empty object: it sets no cycle count (omit --cost-table for the default table)"
+                .into(),
+        )),
+        Some(_) => {}
+    }
+    Ok(CostTable::from_json_file(path)?)
+}
+
 /// Parse `L:HEX` (β by the one rule of [`fafft_config::beta`]: `0x` optional, at most 8 hex
 /// digits, no sign).
 pub fn parse_beta_arg(text: &str) -> Result<(u32, u32), CrtError> {
     let bad = |reason: String| CrtError::BetaSyntax {
-        text: text.into(),
-        reason,
+        text: crate::error::printable(text),
+        reason: crate::error::printable(&reason),
     };
     let (l, b) = text
         .split_once(':')
@@ -1760,6 +1834,17 @@ pub fn karatsuba2_line(r: &PlanReport) -> String {
 /// Run `search crt`.
 pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out {
+        let inputs = args.moduli.iter().chain(&args.cost_table);
+        if let Some(i) = inputs
+            .into_iter()
+            .find(|i| crate::atomic::same_file(out, i))
+        {
+            return Err(CrtError::OutIsInput {
+                out: out.display().to_string(),
+                input: i.display().to_string(),
+            }
+            .into());
+        }
         crate::atomic::check_writable(out).map_err(|source| CrtError::Write {
             path: out.display().to_string(),
             source,
@@ -1791,9 +1876,9 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
         })?;
     }
     if args.json {
-        print!("{json}");
+        fafft_config::output::print(&json)?;
     } else {
-        print!("{}", render_text(&report));
+        fafft_config::output::print(render_text(&report))?;
     }
     Ok(())
 }

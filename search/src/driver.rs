@@ -98,9 +98,12 @@ struct CheckpointFile {
     histogram: BTreeMap<u32, u64>,
     best: Vec<CandJson>,
     top: Vec<CandJson>,
+    /// [`crate::digest`] over every other field.
+    #[serde(default)]
+    digest: String,
 }
 
-const CHECKPOINT_VERSION: u32 = 1;
+const CHECKPOINT_VERSION: u32 = 2;
 
 fn save_checkpoint(
     path: &Path,
@@ -109,7 +112,7 @@ fn save_checkpoint(
     done: &BTreeSet<usize>,
     acc: &ChunkResult,
 ) -> Result<()> {
-    let f = CheckpointFile {
+    let mut f = CheckpointFile {
         checkpoint_version: CHECKPOINT_VERSION,
         config: config.clone(),
         chunk_count,
@@ -119,7 +122,9 @@ fn save_checkpoint(
         histogram: acc.histogram.clone(),
         best: acc.best.iter().map(CandJson::from).collect(),
         top: acc.top.iter().map(CandJson::from).collect(),
+        digest: String::new(),
     };
+    f.digest = crate::digest::of(&f)?;
     let bytes = serde_json::to_vec(&f)?;
     write_atomic(path, &bytes).map_err(|source| SearchError::Io {
         action: "write checkpoint",
@@ -133,40 +138,47 @@ fn load_checkpoint(
     config: &RunConfig,
     chunk_count: usize,
 ) -> Result<Option<(BTreeSet<usize>, ChunkResult)>> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match fafft_config::input::read_bytes(path, fafft_config::input::CHECKPOINT) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(SearchError::Io {
-                action: "read checkpoint",
-                path: path.to_path_buf(),
-                source,
-            })
-        }
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(e.into()),
     };
     let parse_err = |reason: String| SearchError::Parse {
         path: path.to_path_buf(),
         what: "a search checkpoint",
         reason,
     };
-    let f: CheckpointFile = serde_json::from_slice(&bytes).map_err(|e| parse_err(e.to_string()))?;
+    let mut f: CheckpointFile =
+        serde_json::from_slice(&bytes).map_err(|e| parse_err(e.to_string()))?;
     if f.checkpoint_version != CHECKPOINT_VERSION {
         return Err(parse_err(format!(
-            "checkpoint version {} (expected {CHECKPOINT_VERSION})",
+            "checkpoint version {} (expected {CHECKPOINT_VERSION}); delete it and rerun",
             f.checkpoint_version
         )));
     }
+    let stored = std::mem::take(&mut f.digest);
+    let digest_ok = stored == crate::digest::of(&f)?;
     if f.config != *config {
         return Err(SearchError::CheckpointMismatch {
             path: path.to_path_buf(),
             detail: config_diff(&f.config, config),
         });
     }
-    if f.chunk_count != chunk_count || f.done.iter().any(|&i| i >= chunk_count) {
+    if f.chunk_count != chunk_count {
         return Err(parse_err(format!(
-            "chunk count {} does not match this build's {chunk_count}",
+            "`chunk_count` {} does not match this build's {chunk_count}",
             f.chunk_count
         )));
+    }
+    if let Some(bad) = f.done.iter().find(|&&i| i >= chunk_count) {
+        return Err(parse_err(format!(
+            "`done` lists chunk {bad}, but the scan has chunks 0 to {}",
+            chunk_count.saturating_sub(1)
+        )));
+    }
+    let done: BTreeSet<usize> = f.done.iter().copied().collect();
+    if done.len() != f.done.len() {
+        return Err(parse_err("`done` lists a chunk twice".into()));
     }
     let fits = |c: &Candidate| config.m >= 128 || c.p_low >> config.m == 0;
     let conv = |v: &[CandJson]| -> Result<Vec<Candidate>> {
@@ -186,7 +198,14 @@ fn load_checkpoint(
         top: conv(&f.top)?,
         top_limit: config.top_limit,
     };
-    Ok(Some((f.done.into_iter().collect(), acc)))
+    acc.check_consistent().map_err(parse_err)?;
+    // last, so that an edit found above is named by its field
+    if !digest_ok {
+        return Err(parse_err(
+            "its `digest` does not match its content (the file was edited or damaged); delete it and rerun".into(),
+        ));
+    }
+    Ok(Some((done, acc)))
 }
 
 /// Human-readable list of the fields in which two configurations differ.

@@ -87,15 +87,32 @@ pub enum SearchError {
     /// JSON serialisation failed.
     #[error("JSON serialisation failed: {0}")]
     Json(#[from] serde_json::Error),
+    /// An input file could not be read (not a regular file, too large, unreadable).
+    #[error(transparent)]
+    Input(#[from] fafft_config::input::InputError),
 }
 
 impl From<fafft_config::beta::BetaError> for SearchError {
     fn from(e: fafft_config::beta::BetaError) -> Self {
+        // control characters are shown escaped, never sent raw to the terminal
         SearchError::BadBeta {
-            input: e.input,
-            reason: e.reason,
+            input: printable(&e.input),
+            reason: printable(&e.reason),
         }
     }
+}
+
+/// `text` with control characters escaped (`\u{1b}`), for echoing user input in a message.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Result alias of the search library.

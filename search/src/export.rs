@@ -11,7 +11,10 @@
 //! The output location is checked and a fresh temporary directory next to DIR is created
 //! **before** any table is computed, so an unwritable `--out` fails at once. All files are
 //! written into it, then it is renamed onto DIR. An existing DIR is refused unless `--force`,
-//! which renames the old DIR aside, renames the new one in, and deletes the old one. A DIR that
+//! which renames the old DIR aside, renames the new one in, and deletes the old one. Without
+//! `--force` a new DIR is reserved up front by creating it empty (an export that finds it
+//! created by another one meanwhile is refused), and the finished folder replaces that empty
+//! folder in one rename; a failed export removes it again. A DIR that
 //! is a symbolic link or not a directory is refused. A rejected configuration writes nothing.
 
 use fafft_config::beta::parse_u32;
@@ -71,6 +74,9 @@ struct Staging {
     parent: PathBuf,
     name: String,
     tmp: PathBuf,
+    /// DIR was created empty by this export (no `--force`): it is only ever replaced by the new
+    /// folder, and removed again if the export fails.
+    reserved: bool,
     done: bool,
 }
 
@@ -78,6 +84,10 @@ impl Drop for Staging {
     fn drop(&mut self) {
         if !self.done {
             let _ = std::fs::remove_dir_all(&self.tmp);
+            if self.reserved {
+                // only if still empty: never a folder someone else filled
+                let _ = std::fs::remove_dir(&self.out);
+            }
         }
     }
 }
@@ -128,15 +138,38 @@ fn stage(out: &Path, force: bool) -> Result<Staging, ExportError> {
     if tmp.exists() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
-    std::fs::create_dir(&tmp)
-        .map_err(|e| dir_err(out, format!("cannot create {}: {e}", tmp.display())))?;
-    Ok(Staging {
+    // Without --force, DIR is reserved now by creating it (which fails if it exists, also when
+    // another export created it since the check above), so two exports into one new DIR
+    // cannot both succeed.
+    let reserved = if force && out.exists() {
+        false
+    } else {
+        match std::fs::create_dir(out) {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && force => false,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(ExportError::Exists {
+                    path: out.display().to_string(),
+                })
+            }
+            Err(e) => return Err(dir_err(out, format!("cannot create it: {e}"))),
+        }
+    };
+    let staging = Staging {
         out: out.to_path_buf(),
         parent,
         name,
         tmp,
+        reserved,
         done: false,
-    })
+    };
+    if let Err(e) = std::fs::create_dir(&staging.tmp) {
+        return Err(dir_err(
+            out,
+            format!("cannot create {}: {e}", staging.tmp.display()),
+        ));
+    }
+    Ok(staging)
 }
 
 impl Staging {
@@ -151,7 +184,18 @@ impl Staging {
             std::fs::write(&path, text.as_bytes())
                 .map_err(|e| dir_err(&out, format!("cannot write {f}: {e}")))?;
         }
-        if out.exists() {
+        if self.reserved {
+            // DIR is the empty folder this export created: renaming onto an empty folder
+            // replaces it atomically, onto a folder someone filled meanwhile fails
+            std::fs::rename(&self.tmp, &out).map_err(|e| {
+                dir_err(
+                    &out,
+                    format!(
+                        "cannot rename the new directory in (did another export write it?): {e}"
+                    ),
+                )
+            })?;
+        } else if out.exists() {
             let old = self
                 .parent
                 .join(format!(".{}.old-{}", self.name, std::process::id()));
@@ -368,7 +412,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         std::io::stderr().is_terminal(),
         &effort,
     )?;
-    println!(
+    crate::outln!(
         "exported m = {}, l = {}, N = {}, c = {}, n = {}{}, β = {:#010x} (wt(M) = {}, chain {}, layout {}) to {}",
         cfg.m,
         cfg.l,
@@ -392,6 +436,6 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         cfg.chain.name(),
         layout.name(),
         args.out.display()
-    );
+    )?;
     Ok(())
 }

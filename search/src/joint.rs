@@ -174,6 +174,39 @@ impl Acc {
             self.top.truncate(keep);
         }
     }
+    /// Re-check what a checkpoint's accumulator implies about itself: `top` in the total order
+    /// without repeats, every entry of `top` no better than the best of its orbit, and the first
+    /// entry of `top` the best of all orbits. The error names the field.
+    fn check_consistent(&self) -> std::result::Result<(), String> {
+        if self
+            .top
+            .windows(2)
+            .any(|w| w[0].cmp_total(&w[1]) != Ordering::Less)
+        {
+            return Err("`acc.top` is not in the total order".into());
+        }
+        for k in &self.top {
+            match self.best_per_orbit.get(&k.orbit) {
+                Some(b) if b.cmp_total(k) != Ordering::Greater => {}
+                _ => {
+                    return Err(format!(
+                    "`acc.best_per_orbit` holds nothing as good as the `acc.top` entry of orbit {}",
+                    k.orbit
+                ))
+                }
+            }
+        }
+        if let Some(first) = self.top.first() {
+            if self
+                .best_per_orbit
+                .values()
+                .any(|b| b.cmp_total(first) == Ordering::Less)
+            {
+                return Err("`acc.top` does not start with the best configuration".into());
+            }
+        }
+        Ok(())
+    }
     fn merge(&mut self, o: Acc, keep: usize) {
         self.screened += o.screened;
         self.matrices += o.matrices;
@@ -477,16 +510,10 @@ fn load_checkpoint(
     config: &JointConfig,
     count: usize,
 ) -> Result<Option<(BTreeSet<usize>, Acc)>> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match fafft_config::input::read_bytes(path, fafft_config::input::CHECKPOINT) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(SearchError::Io {
-                action: "read checkpoint",
-                path: path.to_path_buf(),
-                source,
-            })
-        }
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(e.into()),
     };
     let perr = |reason: String| SearchError::Parse {
         path: path.to_path_buf(),
@@ -506,13 +533,24 @@ fn load_checkpoint(
             detail: json_diff(&f.config, config),
         });
     }
-    if f.chunk_count != count || f.done.iter().any(|&i| i >= count) {
+    if f.chunk_count != count {
         return Err(perr(format!(
-            "chunk count {} does not match this run's {count}",
+            "`chunk_count` {} does not match this run's {count}",
             f.chunk_count
         )));
     }
-    Ok(Some((f.done.into_iter().collect(), f.acc)))
+    if let Some(bad) = f.done.iter().find(|&&i| i >= count) {
+        return Err(perr(format!(
+            "`done` lists chunk {bad}, but the run has chunks 0 to {}",
+            count.saturating_sub(1)
+        )));
+    }
+    let done: BTreeSet<usize> = f.done.iter().copied().collect();
+    if done.len() != f.done.len() {
+        return Err(perr("`done` lists a chunk twice".into()));
+    }
+    f.acc.check_consistent().map_err(perr)?;
+    Ok(Some((done, f.acc)))
 }
 
 fn json_diff<T: Serialize>(a: &T, b: &T) -> String {

@@ -17,6 +17,7 @@ pub mod atomic;
 pub mod codegen;
 pub mod cost;
 pub mod crt_plan;
+pub mod digest;
 pub mod driver;
 pub mod error;
 pub mod export;
@@ -33,3 +34,12 @@ pub mod slp_cmd;
 pub mod sparse;
 
 pub use error::{Result, SearchError};
+
+/// `println!` on the output path: returns a [`fafft_config::output::StdoutError`] (a closed
+/// pipe, a full disk) instead of panicking; use it with `?`.
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => {
+        fafft_config::output::print(format!("{}\n", format_args!($($t)*)))
+    };
+}

@@ -18,7 +18,8 @@
 //! `--out` is refused before any work.
 //!
 //! Exit codes: 0 success, 1 error (message on stderr), 2 usage error (clap), 3 stopped on purpose
-//! by the hidden test hook `--stop-after-chunks` (checkpoint saved).
+//! by the hidden test hook `--stop-after-chunks` (checkpoint saved), 141 (quietly) when the
+//! reader of stdout went away (`| head`).
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -177,7 +178,7 @@ fn emit(bytes: &[u8], out: Option<&Path>, json: bool) -> Result<()> {
         write_out(o, bytes)?;
     }
     if json || out.is_none() {
-        print!("{}", String::from_utf8_lossy(bytes));
+        fafft_config::output::print(bytes)?;
     }
     Ok(())
 }
@@ -195,6 +196,27 @@ fn error_text(e: &anyhow::Error) -> String {
         }
     }
     s
+}
+
+/// `merge`: refuse an `--out` that names a part (or cannot be written), then read the parts
+/// with the bounded reader.
+fn read_parts(parts: Vec<PathBuf>, out: Option<&Path>) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    if let Some(o) = out {
+        if let Some(p) = parts.iter().find(|p| search::atomic::same_file(o, p)) {
+            anyhow::bail!(
+                "--out {} names the part {}: the merged report would replace one of its inputs; give another file",
+                o.display(),
+                p.display()
+            );
+        }
+        check_writable(o)?;
+    }
+    let mut data = Vec::new();
+    for p in parts {
+        let b = fafft_config::input::read_bytes(&p, fafft_config::input::REPORT_JSON)?;
+        data.push((p, b));
+    }
+    Ok(data)
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -215,9 +237,9 @@ fn run(cli: Cli) -> Result<()> {
                 write_out(o, &bytes)?;
             }
             if json {
-                print!("{}", String::from_utf8_lossy(&bytes));
+                fafft_config::output::print(&bytes)?;
             } else {
-                print!("{}", render_text(&r));
+                fafft_config::output::print(render_text(&r))?;
             }
             if !r.verified {
                 anyhow::bail!(
@@ -323,15 +345,7 @@ fn run(cli: Cli) -> Result<()> {
             out,
             threads,
         } => {
-            if let Some(o) = &out {
-                check_writable(o)?;
-            }
-            let mut data = Vec::new();
-            for p in parts {
-                let b =
-                    std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-                data.push((p, b));
-            }
+            let data = read_parts(parts, out.as_deref())?;
             if data
                 .first()
                 .is_some_and(|(_, b)| search::joint::is_joint(b))
@@ -422,6 +436,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            if fafft_config::output::is_broken_pipe(e.as_ref()) {
+                // the reader of stdout went away (`| head`): end quietly
+                return ExitCode::from(fafft_config::output::BROKEN_PIPE_STATUS);
+            }
             if let Some(SearchError::Stopped { .. }) = e.downcast_ref::<SearchError>() {
                 eprintln!("search: {e}");
                 return ExitCode::from(3);

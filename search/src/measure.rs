@@ -1368,25 +1368,59 @@ impl CalibrateArgs {
     }
 }
 
+/// Flags `calibrate` could not honour: `--fitted` without a table to mark it in, an `--out`
+/// that names one of the inputs.
+fn check_calibrate_args(a: &CalibrateArgs, assembled: bool) -> anyhow::Result<()> {
+    if !assembled {
+        if let Some(f) = a.fitted.first() {
+            anyhow::bail!("--fitted {f} marks a row of a table assembled from --table, --crt or --board; without them the committed table is used as it is");
+        }
+    }
+    if let Some(out) = &a.out {
+        let boards = a
+            .board
+            .iter()
+            .filter_map(|b| b.splitn(3, '|').nth(2))
+            .map(PathBuf::from);
+        let inputs: Vec<PathBuf> = a
+            .table
+            .iter()
+            .chain(&a.crt)
+            .cloned()
+            .chain(boards)
+            .collect();
+        if let Some(i) = inputs.iter().find(|i| crate::atomic::same_file(out, i)) {
+            anyhow::bail!(
+                "--out {} names the input {}: the table would replace its own input; give another file",
+                out.display(),
+                i.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Run `search calibrate`: assemble a table from board reports (or take the committed one)
 /// and print the calibrated model's fit.
 pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
     let assembled = !(a.board.is_empty() && a.crt.is_empty() && a.table.is_none());
+    check_calibrate_args(a, assembled)?;
+    let read = |file: &Path, format: fafft_config::input::Format| -> anyhow::Result<String> {
+        Ok(fafft_config::input::read_text(file, format)?)
+    };
     let table = if !assembled {
         MeasuredTable::committed()?
     } else {
         let mut rows = Vec::new();
         let mut command = a.command();
         if let Some(file) = &a.table {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+            let text = read(file, fafft_config::input::TABLE_JSON)?;
             let t = MeasuredTable::parse(&text, &file.display().to_string())?;
             rows = t.rows;
             command += &format!(" (the --table rows were made by: {})", t.command);
         }
         for file in &a.crt {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+            let text = read(file, fafft_config::input::REPORT_JSON)?;
             let v: serde_json::Value = serde_json::from_str(&text)
                 .map_err(|e| anyhow::anyhow!("{} is not a crt report: {e}", file.display()))?;
             let plans = get(&v, &["measured", "plans"])
@@ -1484,8 +1518,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             let (Some(name), Some(source), Some(file)) = (it.next(), it.next(), it.next()) else {
                 anyhow::bail!("bad --board `{spec}`: expected NAME|SOURCE|FILE");
             };
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| anyhow::anyhow!("cannot read {file}: {e}"))?;
+            let text = read(Path::new(file), fafft_config::input::REPORT_JSON)?;
             let v: serde_json::Value = serde_json::from_str(&text)
                 .map_err(|e| anyhow::anyhow!("{file} is not a board report: {e}"))?;
             rows.push(row_from_board(&v, name, source)?);
@@ -1539,7 +1572,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             Ok((r, e)) => (Some(r), Some(e)),
             Err(_) => (None, None),
         };
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "rows": rows,
@@ -1547,7 +1580,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 "rows_exported_routines": xrows,
                 "model_error_exported_routines": xerr,
             }))?
-        );
+        )?;
     } else {
         for r in &rows {
             let parts: Vec<String> = r
@@ -1555,39 +1588,41 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 .iter()
                 .map(|(c, _, _, q)| format!("{c} {q:.3}"))
                 .collect();
-            println!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "));
+            crate::outln!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "))?;
         }
-        println!("{}", render_error(&err, &source));
+        crate::outln!("{}", render_error(&err, &source))?;
         match &exported {
             Ok((xrows, xerr)) => {
-                println!("with the exports' own XOR routines (the joint search's full stage):");
+                crate::outln!(
+                    "with the exports' own XOR routines (the joint search's full stage):"
+                )?;
                 for r in xrows {
                     let parts: Vec<String> = r
                         .components
                         .iter()
                         .map(|(c, _, _, q)| format!("{c} {q:.3}"))
                         .collect();
-                    println!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "));
+                    crate::outln!("{:<24} {:<6} {}", r.name, r.level, parts.join("  "))?;
                 }
-                println!("{}", render_error(xerr, &source));
+                crate::outln!("{}", render_error(xerr, &source))?;
             }
-            Err(e) => println!("with the exports' own XOR routines: not available ({e})"),
+            Err(e) => crate::outln!("with the exports' own XOR routines: not available ({e})")?,
         }
     }
     if a.fit {
         let groups = fit_coefficients(&table)?;
         if a.json {
-            println!("{}", serde_json::to_string_pretty(&groups)?);
+            crate::outln!("{}", serde_json::to_string_pretty(&groups)?)?;
         } else {
             for g in &groups {
-                println!(
+                crate::outln!(
                     "fit {} ({} rows, max |fit/measured - 1| {:.1} %):",
                     g.group,
                     g.rows,
                     100.0 * g.max_error
-                );
+                )?;
                 for (n, k, c) in &g.coefficients {
-                    println!("  {n:<28} fitted {k:>12.4}  model {c:>12.4}");
+                    crate::outln!("  {n:<28} fitted {k:>12.4}  model {c:>12.4}")?;
                 }
             }
         }

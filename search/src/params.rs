@@ -83,14 +83,18 @@ impl std::str::FromStr for Shard {
             reason: reason.to_string(),
         };
         let (i, s) = spec.split_once('/').ok_or_else(|| bad("missing '/'"))?;
-        let index: u32 = i
-            .trim()
-            .parse()
-            .map_err(|_| bad("I is not a non-negative integer"))?;
-        let count: u32 = s
-            .trim()
-            .parse()
-            .map_err(|_| bad("S is not a non-negative integer"))?;
+        let number = |text: &str, name: &str| -> Result<u32> {
+            let t = text.trim();
+            t.parse().map_err(|_| {
+                if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                    bad(&format!("{name} = {t} is larger than {}", u32::MAX))
+                } else {
+                    bad(&format!("{name} is not a non-negative integer"))
+                }
+            })
+        };
+        let index = number(i, "I")?;
+        let count = number(s, "S")?;
         if count == 0 {
             return Err(bad("S must be at least 1"));
         }

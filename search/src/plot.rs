@@ -53,6 +53,9 @@ pub enum PlotError {
     /// Cost error.
     #[error(transparent)]
     Cost(#[from] cost::CostError),
+    /// Standard output could not be written.
+    #[error(transparent)]
+    Stdout(#[from] fafft_config::output::StdoutError),
 }
 
 /// A plotters error as a sentence (never a Debug dump).
@@ -131,7 +134,8 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
         path: p.clone(),
         msg,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    let text = fafft_config::input::read_text(path, fafft_config::input::REPORT_JSON)
+        .map_err(|e| PlotError::Range(e.to_string()))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
     let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
     let m = num("m").ok_or_else(|| err("missing integer `m`".into()))?;
@@ -171,7 +175,9 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
                 };
                 match (w.and_then(|w| u32::try_from(w).ok()), c) {
                     (Some(w), Some(c)) => {
-                        histogram.insert(w, c);
+                        if histogram.insert(w, c).is_some() {
+                            return Err(err(format!("histogram lists weight {w} twice")));
+                        }
                     }
                     _ => return Err(err(format!("bad histogram entry {e}"))),
                 }
@@ -182,11 +188,7 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
     if histogram.is_empty() {
         return Err(err("empty histogram".into()));
     }
-    let orbits = num("orbits").unwrap_or_else(|| histogram.values().sum());
-    let min_weight = num("min_weight")
-        .map(|x| x as u32)
-        .or_else(|| histogram.keys().next().copied())
-        .unwrap_or(0);
+    let (orbits, min_weight) = check_histogram(&v, m, l, &histogram).map_err(err)?;
     Ok(HistData {
         m,
         l,
@@ -195,6 +197,49 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
         histogram,
         coverage: (!coverage.is_complete()).then(|| coverage.describe()),
     })
+}
+
+/// The histogram of (m, l) is consistent: no weight above N + 1 or without orbits, `orbits`
+/// (when given) the sum of the counts and `min_weight` (when given) the lightest weight.
+/// Returns (orbits, min_weight).
+fn check_histogram(
+    v: &serde_json::Value,
+    m: u32,
+    l: u32,
+    histogram: &BTreeMap<u32, u64>,
+) -> Result<(u64, u32), String> {
+    let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
+    let big_n = u128::from(m) << l;
+    if let Some((w, _)) = histogram.iter().find(|(w, _)| u128::from(**w) > big_n + 1) {
+        return Err(format!(
+            "histogram weight {w} is impossible for N = {big_n} (wt(M) <= N + 1)"
+        ));
+    }
+    if let Some((w, _)) = histogram.iter().find(|(_, c)| **c == 0) {
+        return Err(format!("histogram lists weight {w} with no orbit"));
+    }
+    let sum = histogram
+        .values()
+        .try_fold(0u64, |a, c| a.checked_add(*c))
+        .ok_or_else(|| "the histogram counts overflow".to_string())?;
+    let orbits = num("orbits").unwrap_or(sum);
+    if orbits != sum {
+        return Err(format!(
+            "`orbits` is {orbits} but the histogram counts {sum}"
+        ));
+    }
+    let lightest = histogram.keys().next().copied().unwrap_or(0);
+    let min_weight = match v.get("min_weight").filter(|x| !x.is_null()) {
+        None => lightest,
+        Some(x) => x
+            .as_u64()
+            .filter(|&x| x == u64::from(lightest))
+            .map(|x| x as u32)
+            .ok_or_else(|| {
+                format!("`min_weight` is {x} but the histogram's lightest weight is {lightest}")
+            })?,
+    };
+    Ok((orbits, min_weight))
 }
 
 /// Histogram data from the planner's own scan.
@@ -341,6 +386,43 @@ pub struct Bar {
     pub parts: Vec<(String, f64)>,
 }
 
+/// What a crt report's plans imply about themselves: each plan's components sum to its
+/// `total_cycles`, the plans are ranked 1, 2, ... in ascending total. An edited cost is
+/// refused with the plan and field named.
+fn check_plans(plans: &[serde_json::Value]) -> Result<(), String> {
+    let mut prev = f64::NEG_INFINITY;
+    for (i, p) in plans.iter().enumerate() {
+        let cost = &p["cost"];
+        let sum: f64 = [
+            "forward",
+            "pointwise",
+            "inverse",
+            "residue",
+            "reconstruction",
+        ]
+        .iter()
+        .map(|k| cost[*k]["cycles"].as_f64().unwrap_or(f64::NAN))
+        .sum();
+        let total = cost["total_cycles"].as_f64().unwrap_or(f64::NAN);
+        let agrees = (sum - total).abs() <= 1e-6 * total.abs() + 1e-6; // false for NaN
+        if !agrees {
+            return Err(format!(
+                "plan {}: `cost.total_cycles` {total} is not the sum {sum} of its components",
+                i + 1
+            ));
+        }
+        if p["rank"].as_u64() != Some(i as u64 + 1) || total < prev {
+            return Err(format!(
+                "plan {}: `rank` {} is not its place in ascending `total_cycles`",
+                i + 1,
+                p["rank"]
+            ));
+        }
+        prev = total;
+    }
+    Ok(())
+}
+
 /// Bars of the preferred and published plans from a `search crt --json` report.
 pub fn bars_from_report(v: &serde_json::Value) -> Result<Vec<Bar>, PlotError> {
     let err = |m: &str| PlotError::Input {
@@ -360,6 +442,7 @@ pub fn bars_from_report(v: &serde_json::Value) -> Result<Vec<Bar>, PlotError> {
         .get("plans")
         .and_then(|x| x.as_array())
         .ok_or_else(|| err("missing plans"))?;
+    check_plans(plans).map_err(|m| err(&m))?;
     let bar_of = |p: &serde_json::Value, tag: &str| -> Bar {
         let parts = [
             "forward",
@@ -933,7 +1016,32 @@ pub enum PlotKind {
 }
 
 /// Check the outputs of a plot before any work (format by extension, writable locations).
-fn prepare_outputs(out: &Path, data_out: Option<&PathBuf>) -> Result<(), PlotError> {
+fn prepare_outputs(
+    out: &Path,
+    data_out: Option<&PathBuf>,
+    inputs: &[&PathBuf],
+) -> Result<(), PlotError> {
+    let outputs: Vec<(&str, &Path)> = std::iter::once(("--out", out))
+        .chain(data_out.map(|d| ("--data-out", d.as_path())))
+        .collect();
+    if let Some(d) = data_out {
+        if crate::atomic::same_file(out, d) {
+            return Err(PlotError::Range(format!(
+                "--out {} and --data-out {} are the same file; give two different files",
+                out.display(),
+                d.display()
+            )));
+        }
+    }
+    for (flag, o) in &outputs {
+        if let Some(i) = inputs.iter().find(|i| crate::atomic::same_file(o, i)) {
+            return Err(PlotError::Range(format!(
+                "{flag} {} names the input {}: the plot would replace its own input; give another file",
+                o.display(),
+                i.display()
+            )));
+        }
+    }
     let ext = out
         .extension()
         .map(|e| e.to_string_lossy().to_lowercase())
@@ -960,7 +1068,7 @@ fn emit_data<T: Serialize>(v: &T, data_out: Option<&PathBuf>, json: bool) -> Res
         })?;
     }
     if json {
-        print!("{}", String::from_utf8_lossy(&bytes));
+        fafft_config::output::print(&bytes)?;
     }
     Ok(())
 }
@@ -977,7 +1085,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(out, data_out.as_ref())?;
+            prepare_outputs(out, data_out.as_ref(), &Vec::from_iter(input))?;
             let d = match (input, l) {
                 (Some(p), _) => parse_histogram(p)?,
                 (None, Some(l)) => histogram_from_scan(*m, *l, &cache)?,
@@ -998,9 +1106,9 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(out, data_out.as_ref())?;
+            prepare_outputs(out, data_out.as_ref(), &Vec::from_iter(cost_table))?;
             let table = match cost_table {
-                Some(p) => CostTable::from_json_file(p)?,
+                Some(p) => crt_plan::load_cost_table(p)?,
                 None => CostTable::default(),
             };
             let (dl, dc) = default_l_c(*n, *m).ok_or_else(|| {
@@ -1016,14 +1124,14 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             json,
             out,
         } => {
-            prepare_outputs(out, None)?;
+            prepare_outputs(out, None, &Vec::from_iter(input.iter().chain(cost_table)))?;
             let mut bars = Vec::new();
             let mut table_name = CostTable::default().name;
             let mut model_name = String::new();
             if input.is_empty() {
                 let mut cfg = PlanConfig::new(32);
                 if let Some(p) = cost_table {
-                    cfg.table = CostTable::from_json_file(p)?;
+                    cfg.table = crt_plan::load_cost_table(p)?;
                 }
                 table_name = cfg.table.name.clone();
                 model_name = cost::CALIBRATED_MODEL_VERSION.to_string();
@@ -1033,10 +1141,8 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                 }
             } else {
                 for p in input {
-                    let text = std::fs::read_to_string(p).map_err(|e| PlotError::Input {
-                        path: p.display().to_string(),
-                        msg: e.to_string(),
-                    })?;
+                    let text = fafft_config::input::read_text(p, fafft_config::input::REPORT_JSON)
+                        .map_err(|e| PlotError::Range(e.to_string()))?;
                     let v: serde_json::Value =
                         serde_json::from_str(&text).map_err(|e| PlotError::Input {
                             path: p.display().to_string(),

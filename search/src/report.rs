@@ -110,6 +110,10 @@ pub struct ScanReport {
     /// Present only in shard outputs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Present only in shard outputs: [`crate::digest`] over every other field, re-checked by
+    /// `search merge`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 fn pow2(e: u32) -> BigUint {
@@ -352,7 +356,7 @@ pub fn finalize(
     let pick = |v: &[Candidate]| -> Vec<Entry> {
         v.iter().filter_map(|c| lookup.get(c).cloned()).collect()
     };
-    Ok(ScanReport {
+    let mut report = ScanReport {
         schema_version: cfg.schema_version,
         tool_version: cfg.tool_version.clone(),
         mode: cfg.mode.clone(),
@@ -374,7 +378,12 @@ pub fn finalize(
         top: pick(&acc.top),
         histogram: acc.histogram.clone(),
         shard: cfg.shard,
-    })
+        digest: None,
+    };
+    if report.shard.is_some() {
+        report.digest = Some(crate::digest::of(&report)?);
+    }
+    Ok(report)
 }
 
 /// The JSON bytes of a report (pretty, with a final newline).
@@ -427,6 +436,48 @@ fn entry_candidate(r: &ScanReport, e: &Entry, path: &Path) -> Result<Candidate> 
     })
 }
 
+/// A shard part's histogram sums to its orbit count and starts at its `min_weight`.
+fn check_part_counts(path: &Path, r: &ScanReport) -> Result<()> {
+    let sum: u64 = r.histogram.values().sum();
+    if sum != r.orbits {
+        return Err(SearchError::Merge(format!(
+            "{} is inconsistent: its histogram counts {sum} orbits but it says it scanned {} (the file was edited or truncated; rerun that shard)",
+            path.display(),
+            r.orbits
+        )));
+    }
+    if r.min_weight != r.histogram.keys().next().copied() {
+        return Err(SearchError::Merge(format!(
+            "{} is inconsistent: `min_weight` is {:?} but its histogram's lightest weight is {:?} (the file was edited; rerun that shard)",
+            path.display(),
+            r.min_weight,
+            r.histogram.keys().next()
+        )));
+    }
+    Ok(())
+}
+
+/// A shard part's `best` and `top` fit its histogram ([`ChunkResult::check_consistent`]), and
+/// (checked last, so that an edit found before is named by its field) its `digest` matches.
+fn check_part_integrity(path: &Path, r: &ScanReport, part: &ChunkResult) -> Result<()> {
+    part.check_consistent().map_err(|e| {
+        SearchError::Merge(format!(
+            "{} is inconsistent: {e} (the file was edited or damaged; rerun that shard)",
+            path.display()
+        ))
+    })?;
+    let mut unsigned = r.clone();
+    let stored = unsigned.digest.take();
+    if stored != Some(crate::digest::of(&unsigned)?) {
+        return Err(SearchError::Merge(format!(
+            "{} is inconsistent: its `digest` {} its content (the file was edited or damaged, or written by an older version; rerun that shard)",
+            path.display(),
+            if stored.is_some() { "does not match" } else { "is missing, so nothing vouches for" }
+        )));
+    }
+    Ok(())
+}
+
 /// Parse shard outputs and merge them into the report one unsharded run writes.
 pub fn merge_reports(
     parts: &[(std::path::PathBuf, Vec<u8>)],
@@ -449,14 +500,7 @@ pub fn merge_reports(
                 path.display()
             )));
         }
-        let sum: u64 = r.histogram.values().sum();
-        if sum != r.orbits {
-            return Err(SearchError::Merge(format!(
-                "{} is inconsistent: its histogram counts {sum} orbits but it says it scanned {} (the file was edited or truncated; rerun that shard)",
-                path.display(),
-                r.orbits
-            )));
-        }
+        check_part_counts(path, &r)?;
         reports.push((path, r));
     }
     let (p0, r0) = &reports[0];
@@ -534,14 +578,16 @@ pub fn merge_reports(
             .iter()
             .map(|e| entry_candidate(r, e, path))
             .collect::<Result<Vec<_>>>()?;
-        acc.merge(ChunkResult {
+        let part = ChunkResult {
             orbits: r.orbits,
             candidates: r.candidates,
             histogram: r.histogram.clone(),
             best,
             top,
             top_limit: base.top_limit,
-        });
+        };
+        check_part_integrity(path, r, &part)?;
+        acc.merge(part);
     }
     if base.mode == "cantor" {
         let k = base.within.unwrap_or(base.m - base.l);

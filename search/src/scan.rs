@@ -82,6 +82,69 @@ impl ChunkResult {
             self.top.truncate(self.top_limit);
         }
     }
+    /// Re-check everything that can be recomputed from the histogram: the orbit count, that
+    /// `best` holds exactly the orbits at the lightest weight and that `top` holds the
+    /// `top_limit` lightest (weights and count as the histogram says, sorted, no repeats).
+    /// A result read back from a file that fails this was edited or damaged; the error names
+    /// the field.
+    pub fn check_consistent(&self) -> std::result::Result<(), String> {
+        let sum: u64 = self.histogram.values().sum();
+        if sum != self.orbits {
+            return Err(format!(
+                "`histogram` counts {sum} orbits but `orbits` is {}",
+                self.orbits
+            ));
+        }
+        if let Some((w, _)) = self.histogram.iter().find(|(_, n)| **n == 0) {
+            return Err(format!("`histogram` lists weight {w} with no orbit"));
+        }
+        if self.orbits > self.candidates {
+            return Err(format!(
+                "`orbits` = {} exceeds `candidates` = {}",
+                self.orbits, self.candidates
+            ));
+        }
+        let strictly_sorted = |v: &[Candidate]| v.windows(2).all(|p| p[0] < p[1]);
+        let lightest = self.histogram.iter().next();
+        let want_best = lightest.map_or(0, |(_, n)| *n);
+        if self.best.len() as u64 != want_best
+            || !strictly_sorted(&self.best)
+            || self
+                .best
+                .iter()
+                .any(|c| Some(&c.weight) != lightest.map(|x| x.0))
+        {
+            return Err(format!(
+                "`best` lists {} orbit(s), but the histogram has {want_best} at the lightest weight {}",
+                self.best.len(),
+                lightest.map_or("(none)".to_string(), |(w, _)| w.to_string())
+            ));
+        }
+        let want_top = (self.top_limit as u64).min(self.orbits) as usize;
+        let expected_weights = self
+            .histogram
+            .iter()
+            .flat_map(|(w, n)| std::iter::repeat_n(*w, (*n).min(want_top as u64) as usize))
+            .take(want_top);
+        if self.top.len() != want_top
+            || !strictly_sorted(&self.top)
+            || !self.top.iter().map(|c| c.weight).eq(expected_weights)
+        {
+            return Err(format!(
+                "`top` does not list the {want_top} lightest orbits the histogram holds (it lists {})",
+                self.top.len()
+            ));
+        }
+        let k = self
+            .top
+            .iter()
+            .take_while(|c| c.weight == self.top[0].weight)
+            .count();
+        if self.top[..k] != self.best[..k.min(self.best.len())] {
+            return Err("`top` and `best` disagree on the lightest orbits".into());
+        }
+        Ok(())
+    }
     /// Merge another result into this one.
     pub fn merge(&mut self, o: ChunkResult) {
         self.orbits += o.orbits;
@@ -374,5 +437,41 @@ mod tests {
         assert_eq!(merged, whole);
         assert_eq!(merged.min_weight(), Some(10));
         assert_eq!(merged.best.len(), 8);
+    }
+
+    #[test]
+    fn consistency_check_finds_every_edit() {
+        let mut r = ChunkResult::new(3);
+        for i in 0..40u32 {
+            r.push(cand(10 + (i * 7) % 5, (i * 3) % 4, u128::from(i)));
+        }
+        r.candidates = 40;
+        r.best.sort();
+        assert_eq!(r.check_consistent(), Ok(()));
+        type Edit = Box<dyn Fn(&mut ChunkResult)>;
+        let edits: Vec<(&str, Edit)> = vec![
+            ("`best`", Box::new(|r| r.best.clear())),
+            (
+                "`top`",
+                Box::new(|r| {
+                    r.top.remove(0);
+                }),
+            ),
+            (
+                "`histogram`",
+                Box::new(|r| {
+                    r.histogram.insert(9, 1);
+                }),
+            ),
+            ("`orbits`", Box::new(|r| r.candidates = 3)),
+            ("`top`", Box::new(|r| r.top.reverse())),
+            ("`best`", Box::new(|r| r.best[1] = cand(11, 0, 99))),
+        ];
+        for (field, edit) in edits {
+            let mut e = r.clone();
+            edit(&mut e);
+            let msg = e.check_consistent().expect_err("edit found");
+            assert!(msg.contains(field), "{field}: {msg}");
+        }
     }
 }

@@ -214,7 +214,15 @@ pub fn run(a: &SlpArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write {}", o.display()))?;
     }
     let path = a.matrix.display().to_string();
-    let bytes = std::fs::read(&a.matrix).with_context(|| format!("cannot read {path}"))?;
+    if let Some(o) = &a.out {
+        if fafft_config::output::same_file(o, &a.matrix) {
+            anyhow::bail!(
+                "--out {} names the input matrix {path}; give another file",
+                o.display()
+            );
+        }
+    }
+    let bytes = fafft_config::input::read_bytes(&a.matrix, fafft_config::input::MATRIX)?;
     let (rows, cols) = parse_matrix(&path, &bytes)?;
     let method = Method::parse(&a.method).unwrap_or(Method::Best);
     let opts = SlpOptions {
@@ -231,9 +239,9 @@ pub fn run(a: &SlpArgs) -> anyhow::Result<()> {
         write_out(o, text.as_bytes())?;
     }
     if a.json {
-        print!("{text}");
+        fafft_config::output::print(&text)?;
     } else {
-        println!(
+        crate::outln!(
             "{}x{} matrix {}: {} XORs (Paar {}, naive {}), best run {}, seed {}, {} restarts; verified on all {} unit vectors",
             rows.len(),
             cols,
@@ -245,7 +253,7 @@ pub fn run(a: &SlpArgs) -> anyhow::Result<()> {
             r.seed,
             r.restarts,
             cols
-        );
+        )?;
     }
     Ok(())
 }

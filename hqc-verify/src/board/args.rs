@@ -38,7 +38,7 @@ pub struct BoardArgs {
     /// Run only the exact constant-time check (board/m4kem/ct_driver.c traced by the plugin):
     /// per region identical or differs, the first differing instruction named (docs/board.md
     /// section 13).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "profile")]
     pub ct_check: bool,
     /// Reed-Solomon decoder of the board's Decaps: bm or eea (default: the faster on the
     /// board at this level, `board::profile::default_decoder`).
@@ -49,7 +49,7 @@ pub struct BoardArgs {
     #[arg(long)]
     pub profile: bool,
     /// With --profile: iterations of the host profile.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u16).range(1..=10_000), requires = "profile")]
     pub host_iterations: u16,
     /// With --profile: also write the stacked-bar plot (SVG) to FILE.
     #[arg(long, value_name = "FILE", requires = "profile")]

@@ -33,17 +33,8 @@ pub(crate) struct Paths {
 
 impl Paths {
     pub(crate) fn new(args: &BoardArgs, params_dir: &Path) -> Result<Self, BoardError> {
-        let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let repo = here
-            .parent()
-            .ok_or_else(|| {
-                BoardError::Sources(format!(
-                    "cannot find the repository root above {}",
-                    here.display()
-                ))
-            })?
-            .to_path_buf();
-        let board = here.join("board");
+        let repo = source_tree()?;
+        let board = repo.join("hqc-verify").join("board");
         if !board.join("firmware").join("Makefile").is_file() {
             return Err(BoardError::Sources(format!(
                 "{} is missing (the board sources)",
@@ -93,6 +84,31 @@ impl Paths {
             .join("tree")
             .join("usr")
     }
+}
+
+/// The repository whose board sources (`hqc-verify/board`) a run builds: the nearest folder at
+/// or above the working directory that holds `hqc-verify/board/firmware/Makefile` (the working
+/// tree the command runs in), else the tree this binary was built from. Said on stderr when it
+/// is not the working tree (docs/board.md).
+pub(crate) fn source_tree() -> Result<PathBuf, BoardError> {
+    let marker = Path::new("hqc-verify/board/firmware/Makefile");
+    if let Ok(cwd) = std::env::current_dir() {
+        if let Some(root) = cwd.ancestors().find(|d| d.join(marker).is_file()) {
+            return Ok(root.to_path_buf());
+        }
+    }
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let built = here.parent().map(Path::to_path_buf).ok_or_else(|| {
+        BoardError::Sources(format!(
+            "cannot find the repository root above {}",
+            here.display()
+        ))
+    })?;
+    eprintln!(
+        "board sources: the working directory is not inside a checkout of this repository; using the tree this binary was built from, {}",
+        built.display()
+    );
+    Ok(built)
 }
 
 fn in_path(tool: &str) -> bool {

@@ -21,27 +21,40 @@ pub const PINS_ONLY_NOTE: &str =
 /// `Ok(None)`. A named folder that does not exist is an error.
 pub fn locate_kat_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>, KatError> {
     if let Some(p) = explicit {
-        if p.is_dir() {
-            return Ok(Some(p.to_path_buf()));
-        }
-        return Err(KatError::KatDirMissing {
-            path: p.to_path_buf(),
-            source_of_path: "--kat-dir",
-        });
+        return folder(p.to_path_buf(), "--kat-dir").map(Some);
     }
     match std::env::var_os(ENV_VAR) {
-        Some(v) if !v.is_empty() => {
-            let p = PathBuf::from(v);
-            if p.is_dir() {
-                Ok(Some(p))
-            } else {
-                Err(KatError::KatDirMissing {
-                    path: p,
-                    source_of_path: ENV_VAR,
-                })
-            }
-        }
+        Some(v) if !v.is_empty() => folder(PathBuf::from(v), ENV_VAR).map(Some),
         _ => Ok(None),
+    }
+}
+
+/// `p` if it is a folder (symbolic links followed); an error saying what it is otherwise.
+fn folder(p: PathBuf, source_of_path: &'static str) -> Result<PathBuf, KatError> {
+    use std::os::unix::fs::FileTypeExt;
+    match std::fs::metadata(&p) {
+        Ok(m) if m.is_dir() => Ok(p),
+        Ok(m) => {
+            let t = m.file_type();
+            let kind = if t.is_file() {
+                "a regular file"
+            } else if t.is_fifo() {
+                "a FIFO"
+            } else if t.is_char_device() || t.is_block_device() {
+                "a device"
+            } else {
+                "a special file"
+            };
+            Err(KatError::KatDirNotFolder {
+                path: p,
+                source_of_path,
+                kind,
+            })
+        }
+        Err(_) => Err(KatError::KatDirMissing {
+            path: p,
+            source_of_path,
+        }),
     }
 }
 

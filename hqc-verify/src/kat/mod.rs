@@ -50,6 +50,24 @@ pub enum KatError {
         /// Where the path came from.
         source_of_path: &'static str,
     },
+    /// A KAT folder named explicitly is not a folder.
+    #[error("KAT folder {path} (from {source_of_path}) is not a folder but {kind}; name the folder that holds the official files")]
+    KatDirNotFolder {
+        /// The path.
+        path: PathBuf,
+        /// Where the path came from.
+        source_of_path: &'static str,
+        /// What it is ("a regular file", ...).
+        kind: &'static str,
+    },
+    /// The whole-file comparison a KAT folder asks for cannot run.
+    #[error("the KAT folder {dir} asks for a whole-file comparison, but {reason}")]
+    OfficialUnusable {
+        /// The KAT folder.
+        dir: PathBuf,
+        /// Why the official file cannot be compared.
+        reason: String,
+    },
     /// A malformed `.rsp` file.
     #[error("{path}: {source}")]
     Rsp {
@@ -320,23 +338,39 @@ pub struct KatOutcome {
 }
 
 fn read_text(path: &Path) -> Result<String, KatError> {
-    std::fs::read_to_string(path).map_err(|source| KatError::Io {
-        path: path.to_path_buf(),
-        source,
+    use fafft_config::input::{read_text, InputError, RSP};
+    read_text(path, RSP).map_err(|e| match e {
+        InputError::Io { source, .. } => KatError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        other => KatError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, other.to_string()),
+        },
     })
 }
 
-/// Reads an official file and checks it against its pinned whole-file digest.
+/// Reads an official file (a regular file of at most the `.rsp` size limit, docs/cli.md) and
+/// checks it against its pinned whole-file digest. `Ok(None)` when there is no file at its
+/// path; anything else there that cannot be read whole (a folder, FIFO, device, an oversized
+/// file) is an error.
 pub fn read_official(
     dir: &Path,
     flavour: Flavour,
     level: Level,
 ) -> Result<Option<(PathBuf, String)>, KatError> {
     let path = locate::official_file(dir, flavour, level);
-    if !path.is_file() {
-        return Ok(None);
-    }
-    let text = read_text(&path)?;
+    let text = match fafft_config::input::read_text(&path, fafft_config::input::RSP) {
+        Ok(t) => t,
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => {
+            return Err(KatError::OfficialUnusable {
+                dir: dir.to_path_buf(),
+                reason: e.to_string(),
+            })
+        }
+    };
     if let Some(pinned) = pins::pinned_digest(flavour, level, OFFICIAL_ENTRIES)? {
         let got = sha256_hex(text.as_bytes());
         if got != pinned {
@@ -363,6 +397,23 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), KatError> {
     fafft_config::output::write_atomic(path, text.as_bytes()).map_err(io)
 }
 
+/// The official file of `req` when a KAT folder was given (`None` without one); a folder
+/// whose file is missing or unreadable is an error, since it asks for the comparison.
+fn requested_official(req: &KatRequest) -> Result<Option<(PathBuf, String)>, KatError> {
+    let Some(d) = &req.kat_dir else {
+        return Ok(None);
+    };
+    read_official(d, req.flavour, req.level)?
+        .ok_or_else(|| KatError::OfficialUnusable {
+            dir: d.clone(),
+            reason: format!(
+                "{} does not exist",
+                locate::official_file(d, req.flavour, req.level).display()
+            ),
+        })
+        .map(Some)
+}
+
 /// Runs one KAT regeneration and comparison.
 pub fn run(req: &KatRequest) -> Result<KatOutcome, KatError> {
     run_decoded(req, Decoder::Bm)
@@ -373,6 +424,8 @@ pub fn run_decoded(req: &KatRequest, decoder: Decoder) -> Result<KatOutcome, Kat
     if req.count == 0 || req.count > OFFICIAL_ENTRIES {
         return Err(KatError::CountOutOfRange { count: req.count });
     }
+    // a KAT folder asks for the whole-file comparison: refuse before the work if it cannot run
+    let official = requested_official(req)?;
     let start = Instant::now();
     let (entries, decaps_ok, decaps_failure) = match generate_entries_decoded(
         req.level,
@@ -392,10 +445,6 @@ pub fn run_decoded(req: &KatRequest, decoder: Decoder) -> Result<KatOutcome, Kat
     let text = rsp::format(req.level.name(), &entries);
     let digest = sha256_hex(text.as_bytes());
 
-    let official = match &req.kat_dir {
-        Some(d) => read_official(d, req.flavour, req.level)?,
-        None => None,
-    };
     let pinned = pins::pinned_digest(req.flavour, req.level, req.count)?;
     let official_digest = official
         .as_ref()
@@ -487,7 +536,7 @@ pub fn entry_pin_text(flavour: Flavour, level: Level, official: &rsp::RspFile) -
 /// present) to `out/count0-intermediates.txt` (used by `hqc-verify pin`).
 pub fn write_intermediate_pins(dir: &Path, out: &Path) -> Result<Option<PathBuf>, KatError> {
     let src = dir.join(pins::INTERMEDIATES_FILE);
-    if !src.is_file() {
+    if !src.exists() {
         return Ok(None);
     }
     let text = pins::intermediates_pin_text(&read_text(&src)?)?;
