@@ -433,7 +433,7 @@ fn cmd_board(b: &BoardCmd) -> Result<bool> {
 }
 
 fn cmd_package(p: &PackageCmd) -> Result<bool> {
-    p.output.check()?;
+    p.output.check(&[Some(p.args.params.as_path())])?;
     let report = package::execute(&p.args)?;
     p.output.emit(&report, &package::render_text(&report))?;
     Ok(report.passed())
