@@ -3,7 +3,7 @@
 # level on the emulated Cortex-M4 (KAT entry 0, 2026-02 flavour, the board's default decoder),
 # estimated cycles first and instructions beside them, against both published anchors
 # (docs/m4-timing.md §5). Writes results/board/headline-<export>.json (the board reports) and
-# prints the Markdown table computed from them.
+# prints the Markdown tables computed from them (cycles and instructions; peak stack and static RAM).
 # Usage: scripts/headline.sh [EXPORT...]   (default: hqc1-joint hqc3-published hqc5-canonical)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +42,15 @@ for f in sys.argv[1:]:
         i = instr[row["what"]]
         print(f"| `{name}` | {level} | {row['what']} | {n(row['ours'])} | {n(i)} | {row['ours'] / i:.2f} "
               f"| {row['ratio_to_chen']:.3f} ({n(row['chen_2026_739'])}) | {row['ratio_to_jang']:.3f} ({n(row['jang_best_case'])}) |")
+print("\n| export | level | peak stack KeyGen / Encaps / Decaps (bytes) | static RAM (bytes) | of the board's RAM |")
+print("|---|---|---|---|---|")
+for f in sys.argv[1:]:
+    r = json.load(open(f))
+    name = f.split("headline-")[1][:-5]
+    st = [k["stack"] for k in r["kat"] if k["flavour"] == "2026-02"][0]
+    peak = max(st["keygen"], st["encaps"], st["decaps"]) + st["static"]
+    print(f"| `{name}` | {r['params']['level']} | {n(st['keygen'])} / {n(st['encaps'])} / {n(st['decaps'])} "
+          f"| {n(st['static'])} | {100 * peak / st['ram']:.0f} % of {n(st['ram'])} at the peak |")
 errs = [e for lv in c["kem_error_permille"] for e in lv]
 print(f"\nEstimator {r['timing']['version']}; its error on the published firmware (check of {band[1]} under {band[0]}):"
       f" KEM operations {min(errs)/10:+.1f} % to {max(errs)/10:+.1f} %, ring product"
