@@ -395,7 +395,7 @@ fn kat_params_runs_the_level_of_its_n() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Nothing silently wrong (issue 27): a requested whole-file comparison that cannot run, inputs
+// Nothing silently wrong: a requested whole-file comparison that cannot run, inputs
 // that are not regular files, an output naming an input, closed or full stdout, flags that
 // cannot work together.
 

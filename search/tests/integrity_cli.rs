@@ -1,4 +1,4 @@
-//! Nothing silently wrong (issue 27), one test per fault: edited intermediate files, outputs
+//! Nothing silently wrong, one test per fault: edited intermediate files, outputs
 //! that name an input, unbounded or blocking inputs, closed or full stdout, inconsistent input,
 //! misleading messages.
 
