@@ -265,7 +265,7 @@ fn repository_is_self_contained() {
     );
 }
 
-/// Words that, followed by a number (`session 12`, `session-8`, `issue #13`, `stage 2`), name an
+/// Words that, followed by a number (with an optional space, hyphen or `#` between), name an
 /// internal work stage or a tracker item. Assembled so that this file does not hold them.
 fn stage_words() -> Vec<String> {
     vec![
