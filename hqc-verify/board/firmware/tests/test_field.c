@@ -48,6 +48,45 @@ int main(void)
         check(ok, "bitsliced F_2^32 product = scalar products");
     }
 
+    /* one-call products on 32 words (bs_mulacc8x4, bs_mulacc16x2) against the per-block
+       bs_mulacc8/16 and against scalar products, seeded random s, y, acc */
+    for (unsigned rep = 0; rep < 4; rep++) {
+        static uint32_t s[16], lv[BS_LEAVES16], y[32], a0[32], a1[32], a2[32];
+        for (unsigned k = 0; k < 16; k++) s[k] = rnd32();
+        for (unsigned k = 0; k < 32; k++) { y[k] = rnd32(); a0[k] = a1[k] = a2[k] = rnd32(); }
+        int ok8 = 1, ok16 = 1;
+        for (int f8 = 1; f8 >= 0; f8--) {
+            unsigned kb = f8 ? 8 : 16;
+            memcpy(a1, a0, sizeof a1);
+            memcpy(a2, a0, sizeof a2);
+            if (f8) {
+                bs_leaves8(lv, s);
+                bs_mulacc8x4(a1, y, lv);
+                for (unsigned b = 0; b < 4; b++) bs_mulacc8(a2 + 8 * b, y + 8 * b, lv);
+            } else {
+                bs_leaves16(lv, s);
+                bs_mulacc16x2(a1, y, lv);
+                for (unsigned b = 0; b < 2; b++) bs_mulacc16(a2 + 16 * b, y + 16 * b, lv);
+            }
+            int ok = memcmp(a1, a2, sizeof a1) == 0;
+            /* scalar: block b, position t: (a1 ^ a0) = s_t * y_t in F_2^kb (subfield of F_2^32) */
+            for (unsigned b = 0; b < 32 / kb; b++)
+                for (unsigned t = 0; t < 32; t++) {
+                    uint32_t st = 0, yt = 0, zt = 0;
+                    for (unsigned k = 0; k < kb; k++) {
+                        st |= ((s[k] >> t) & 1u) << k;
+                        yt |= ((y[kb * b + k] >> t) & 1u) << k;
+                        zt |= (((a1[kb * b + k] ^ a0[kb * b + k]) >> t) & 1u) << k;
+                    }
+                    ok &= zt == gf_mul(st, yt);
+                }
+            if (f8) ok8 = ok;
+            else ok16 = ok;
+        }
+        check(ok8, "bs_mulacc8x4 = four bs_mulacc8 = scalar F_256 products (seeded)");
+        check(ok16, "bs_mulacc16x2 = two bs_mulacc16 = scalar F_2^16 products (seeded)");
+    }
+
     /* BasisCvt vectors, docs/test-vectors.md section 3 */
     {
         static const uint32_t mono3[8] = {0x1, 0x2, 0x6, 0xe, 0x12, 0x26, 0x6e, 0xf2};
