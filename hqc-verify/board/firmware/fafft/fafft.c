@@ -608,33 +608,42 @@ static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
     }
     const uint32_t *op = ebc_ops[inverse], *end = op + ebc_nops[inverse];
 #if defined(__arm__) && !defined(HOST_BUILD)
-    /* per op: the two addresses from one word (ADD with LSR, UXTAH), an unrolled 8-word XOR */
+    /* per op: the two addresses from one word (ADD with LSR, UXTAH), an unrolled 8-word XOR;
+       two ops per loop pass (one compare and branch for both), an odd first op before it */
+    if ((end - op) & 1) {
+        xor8((uint32_t *)((char *)f + (*op >> 16)), (const uint32_t *)((char *)f + (*op & 0xffffu)));
+        op++;
+    }
     if (op != end) {
         uint32_t *pd, *ps;
+#define EBC_OP_ASM                                  \
+            "ldr %[d], [%[op]], #4\n\t"            \
+            "uxtah %[s], %[f], %[d]\n\t"           \
+            "add %[d], %[f], %[d], lsr #16\n\t"    \
+            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"    \
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"   \
+            "eor r8, r8, r4\n\t"                   \
+            "eor r9, r9, r5\n\t"                   \
+            "eor r10, r10, r6\n\t"                 \
+            "eor r11, r11, r7\n\t"                 \
+            "stmia %[d]!, {r8, r9, r10, r11}\n\t"  \
+            "ldmia %[s], {r4, r5, r6, r7}\n\t"     \
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"   \
+            "eor r8, r8, r4\n\t"                   \
+            "eor r9, r9, r5\n\t"                   \
+            "eor r10, r10, r6\n\t"                 \
+            "eor r11, r11, r7\n\t"                 \
+            "stmia %[d], {r8, r9, r10, r11}\n\t"
         __asm__ volatile(
             "1:\n\t"
-            "ldr %[d], [%[op]], #4\n\t"
-            "uxtah %[s], %[f], %[d]\n\t"
-            "add %[d], %[f], %[d], lsr #16\n\t"
-            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
-            "ldmia %[d], {r8, r9, r10, r11}\n\t"
-            "eor r8, r8, r4\n\t"
-            "eor r9, r9, r5\n\t"
-            "eor r10, r10, r6\n\t"
-            "eor r11, r11, r7\n\t"
-            "stmia %[d]!, {r8, r9, r10, r11}\n\t"
-            "ldmia %[s], {r4, r5, r6, r7}\n\t"
-            "ldmia %[d], {r8, r9, r10, r11}\n\t"
-            "eor r8, r8, r4\n\t"
-            "eor r9, r9, r5\n\t"
-            "eor r10, r10, r6\n\t"
-            "eor r11, r11, r7\n\t"
-            "stmia %[d], {r8, r9, r10, r11}\n\t"
+            EBC_OP_ASM
+            EBC_OP_ASM
             "cmp %[op], %[e]\n\t"
             "bne 1b\n\t"
             : [op] "+r"(op), [d] "=&r"(pd), [s] "=&r"(ps)
             : [f] "r"(f), [e] "r"(end)
             : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+#undef EBC_OP_ASM
     }
 #else
     for (; op != end; op++) xor8((uint32_t *)((char *)f + (*op >> 16)), (const uint32_t *)((char *)f + (*op & 0xffffu)));
@@ -847,6 +856,7 @@ static void build_leaves(void)
 static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv, int f8, int inverse)
 {
 #if defined(FAFFT_USE_ASM)
+    const int sub9 = j <= 9;  /* f8 == 2: j = 9 means s below 2^9 (bit 9 clear) */
     /* t = gamma_j * Y + s * Y, then X ^= t (and, forward, Y ^= X in the same pass) */
     uint32_t t[32];
     if (inverse) xor32(Y, X);
@@ -855,7 +865,8 @@ static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv
     if (f8) {
         bs_mulacc8x4(t, Y, lv);
         if (f8 == 2) {  /* s below 2^10: the s_hi terms of both 16-word blocks */
-            bs_mulacc10_hi2(t, Y, lv + BS_LEAVES8);
+            if (sub9) bs_mulacc9_hi2(t, Y, lv + BS_LEAVES8);
+            else bs_mulacc10_hi2(t, Y, lv + BS_LEAVES8);
         }
     } else bs_mulacc16x2(t, Y, lv);
     if (inverse) xor32(X, t);

@@ -158,7 +158,7 @@ def emit_mulacc(k, nleaves):
                          comment=f"acc ^= s * y in F_2^{k} (bitsliced, s by its leaves): {p.nand} AND, {p.nxor} XOR")
 
 
-def emit_blocks(base, k, n):
+def emit_blocks(base, k, n, nleaves):
     """bs_mulacc{k}x{n}: the Thumb-2 body of bs_mulacc{k} once per block, r0/r1 advanced between."""
     lines = base.split("\n")
     i = lines.index("    __asm__ volatile(") + 1
@@ -182,17 +182,35 @@ def emit_blocks(base, k, n):
     for x in insns[lo:hi]:
         parts = x.split()
         assert not (len(parts) > 1 and parts[1] in ("r0,", "r1,", "r2,") and not x.startswith("str ")), x
-    asm = list(insns[:lo])
+    ns = min(nleaves, 32)  # leaves 0..ns-1 once into s0.. (VLDM), then VMOV per block
+
+    def leaf(x):
+        if x.startswith("ldr ") and ", [r2, #" in x and x.endswith("]"):
+            rd, o = x[4:].split(", [r2, #")
+            o = int(o[:-1])
+            if o % 4 == 0 and o // 4 < ns:
+                return f"vmov {rd}, s{o // 4}"
+        return x
+
+    asm = [insns[0]]
+    if ns > 16:
+        asm.append(f"vpush {{s16-s{ns - 1}}}")
+    asm += insns[1:lo]
+    asm.append(f"vldm r2, {{s0-s{ns - 1}}}")
     for b in range(n):
         if b > 0:
             asm += [f"add r0, r0, #{4 * k}", f"add r1, r1, #{4 * k}"]
-        asm += insns[lo:hi]
-    asm += insns[hi:]
+        asm += [leaf(x) for x in insns[lo:hi]]
+    asm += insns[hi:-1]
+    if ns > 16:
+        asm.append(f"vpop {{s16-s{ns - 1}}}")
+    asm.append(insns[-1])
     sig = ("uint32_t *acc __attribute__((unused)), const uint32_t *y __attribute__((unused)), "
            "const uint32_t *lv __attribute__((unused))")
     return "\n".join([
         "#if defined(__arm__) && !defined(HOST_BUILD)",
-        f"/* acc[0..{n * k}) ^= s * y[0..{n * k}) in F_2^{k}, {n} blocks of bs_mulacc{k} in one call: "
+        f"/* acc[0..{n * k}) ^= s * y[0..{n * k}) in F_2^{k}, {n} blocks of bs_mulacc{k} in one call, "
+        f"leaves 0..{ns - 1} in s0..: "
         f"Thumb-2, {len(asm)} instructions */",
         f"__attribute__((naked, noinline, unused)) static void bs_mulacc{k}x{n}({sig})",
         "{",
@@ -282,7 +300,7 @@ def main():
         parts.append(txt)
         base = emit_mulacc(k, n)
         parts.append(base)
-        parts.append(emit_blocks(base, k, 32 // k))
+        parts.append(emit_blocks(base, k, 32 // k, n))
     for k in range(1, 64):        # cross layers need k < n'/64 (l <= 12)
         parts.append(emit_s0(k))
     parts.append("#endif")

@@ -92,22 +92,27 @@ int main(void)
     /* s below 2^10 (bs_sub10.h): bs_mulacc8x4 with the leaves of bits 0..7 plus bs_mulacc10_hi2
        (both 16-word blocks) = bs_mulacc16x2 with the leaves of s, seeded random s, y, acc */
     {
-        int ok = 1;
-        for (unsigned rep = 0; rep < 8; rep++) {
+        int ok = 1, ok9 = 1;
+        for (unsigned rep = 0; rep < 16; rep++) {
             static uint32_t s[16], l8[BS_LEAVES8 + 3], l16[BS_LEAVES16], y[32], a1[32], a2[32];
-            for (unsigned k = 0; k < 16; k++) s[k] = k < 10 ? rnd32() : 0;
+            unsigned bits = rep < 8 ? 10 : 9;
+            for (unsigned k = 0; k < 16; k++) s[k] = k < bits ? rnd32() : 0;
             if (rep == 0) s[8] = s[9] = 0xffffffffu;
+            if (rep == 8) s[8] = 0xffffffffu;
             for (unsigned k = 0; k < 32; k++) { y[k] = rnd32(); a1[k] = a2[k] = rnd32(); }
             bs_leaves8(l8, s);
             l8[BS_LEAVES8] = s[8]; l8[BS_LEAVES8 + 1] = s[9]; l8[BS_LEAVES8 + 2] = s[8] ^ s[9];
             bs_leaves16(l16, s);
             bs_mulacc8x4(a1, y, l8);
-            bs_mulacc10_hi2(a1, y, l8 + BS_LEAVES8);
+            if (bits == 10) bs_mulacc10_hi2(a1, y, l8 + BS_LEAVES8);
+            else bs_mulacc9_hi2(a1, y, l8 + BS_LEAVES8);
             bs_mulacc16x2(a2, y, l16);
-            ok &= memcmp(a1, a2, sizeof a1) == 0;
+            if (bits == 10) ok &= memcmp(a1, a2, sizeof a1) == 0;
+            else ok9 &= memcmp(a1, a2, sizeof a1) == 0;
         }
         check(ok, "s < 2^10: bs_mulacc8x4 + bs_mulacc10_hi2 = bs_mulacc16x2 (seeded)");
-        /* the premise: every s0 value of the layers L with j = l - L + 1 = 9, 10 is below 2^10
+        check(ok9, "s < 2^9: bs_mulacc8x4 + bs_mulacc9_hi2 = bs_mulacc16x2 (seeded)");
+        /* the premise: every s0 value of the layers L with j = l - L + 1 = 9, 10 is below 2^j
            (the indices k of fafft.c build_leaves, all blocks of 32 groups) */
         uint32_t hi = 0;
         for (unsigned L = 1; L <= 5; L++) {
@@ -116,10 +121,10 @@ int main(void)
             for (unsigned g = 0; g < FAFFT_NGSTORE; g++) {
                 if (g & (1u << (L - 1))) continue;
                 unsigned bh = g >> 5, gl = g & 31;
-                for (unsigned t = 0; t < 32; t++) hi |= s0_gft[((32 * bh + t) << (5 - L)) | (gl >> L)] >> 10;
+                for (unsigned t = 0; t < 32; t++) hi |= s0_gft[((32 * bh + t) << (5 - L)) | (gl >> L)] >> j;
             }
         }
-        check(hi == 0, "s0 values of the layers with j = 9, 10 are below 2^10");
+        check(hi == 0, "s0 values of the layers with j = 9, 10 are below 2^j");
     }
 
     /* BasisCvt vectors, docs/test-vectors.md section 3 */
