@@ -265,7 +265,8 @@ fn emit_blocks(base: &str, k: usize, n: usize, nleaves: usize) -> Result<String,
                 .or_else(|| t.strip_suffix("\\n\\t\");"))
         })
         .collect();
-    let (Some(&"push {r4-r11, lr}"), Some(&"pop {r4-r11, pc}")) = (insns.first(), insns.last()) else {
+    let (Some(&"push {r4-r11, lr}"), Some(&"pop {r4-r11, pc}")) = (insns.first(), insns.last())
+    else {
         return Err(bad());
     };
     let mut lo = 1;
@@ -279,7 +280,9 @@ fn emit_blocks(base: &str, k: usize, n: usize, nleaves: usize) -> Result<String,
         let dst = i.split_whitespace().nth(1).unwrap_or("");
         matches!(dst, "r0," | "r1," | "r2,") && !i.starts_with("str ")
     }) {
-        return Err(FwgenError::Internal(format!("bs_mulacc{k}: body writes a pointer register")));
+        return Err(FwgenError::Internal(format!(
+            "bs_mulacc{k}: body writes a pointer register"
+        )));
     }
     // the first `ns` leaves are loaded once into s0..s{ns-1} (VLDM) and read by VMOV in every
     // block; s16.. are callee-saved (AAPCS-VFP), so VPUSH/VPOP keep them
@@ -313,7 +316,10 @@ fn emit_blocks(base: &str, k: usize, n: usize, nleaves: usize) -> Result<String,
         asm.push(format!("vpop {{s16-s{}}}", ns - 1));
     }
     asm.push(insns[pop].to_string());
-    let body: Vec<String> = asm.iter().map(|x| format!("        \"{x}\\n\\t\"")).collect();
+    let body: Vec<String> = asm
+        .iter()
+        .map(|x| format!("        \"{x}\\n\\t\""))
+        .collect();
     let sig = "uint32_t *acc __attribute__((unused)), const uint32_t *y __attribute__((unused)), const uint32_t *lv __attribute__((unused))";
     Ok([
         "#if defined(__arm__) && !defined(HOST_BUILD)".to_string(),
