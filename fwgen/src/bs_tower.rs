@@ -9,6 +9,10 @@
 //! * `bs_leaves8/16(lv, s)`: the Karatsuba-tree combinations of s used at the AND gates
 //!   ("leaves"), so that a product with a fixed operand s costs only the y side;
 //! * `bs_mulacc8/16(acc, y, lv)`: acc ^= s y, s given by its leaves;
+//! * `bs_mulacc8x4(acc, y, lv)`, `bs_mulacc16x2(acc, y, lv)`: the same on 32 words (four resp.
+//!   two blocks, one s): one call, the Thumb-2 body of `bs_mulacc8/16` once per block with
+//!   `acc` and `y` advanced in between (one PUSH/POP instead of one per block), the leaves
+//!   (at most 32) in FPU registers;
 //! * `bs_mulacc_s0_K(acc, y)`, K = 1..63: acc ^= s0[K] y for the uniform F_256 constant
 //!   s0[K] = sum_t K_t v_{t+1}, a constant matrix per byte, its XORs shared by Paar's CSE.
 
@@ -244,6 +248,102 @@ fn emit_mulacc(k: usize, nleaves: usize) -> Result<String, FwgenError> {
     })
 }
 
+/// `bs_mulacc{k}x{n}`: `n` blocks of `k` words with one `s`, built from the text of
+/// `bs_mulacc{k}` (`base`): on the board its Thumb-2 body once per block, `acc` (r0) and `y`
+/// (r1) advanced by one block in between, the first 32 leaves (of `nleaves`) read once into
+/// the FPU registers s0.. by VLDM and moved to core registers by VMOV (1 cycle; a single LDR
+/// takes 2 unless it follows a load); on hosts a loop over `bs_mulacc{k}`.
+fn emit_blocks(base: &str, k: usize, n: usize, nleaves: usize) -> Result<String, FwgenError> {
+    let bad = || FwgenError::Internal(format!("bs_mulacc{k}: no Thumb-2 body to repeat"));
+    let start = base.find("    __asm__ volatile(\n").ok_or_else(bad)?;
+    let insns: Vec<&str> = base[start..]
+        .lines()
+        .skip(1)
+        .map_while(|l| {
+            let t = l.trim().strip_prefix('"')?;
+            t.strip_suffix("\\n\\t\"")
+                .or_else(|| t.strip_suffix("\\n\\t\");"))
+        })
+        .collect();
+    let (Some(&"push {r4-r11, lr}"), Some(&"pop {r4-r11, pc}")) = (insns.first(), insns.last())
+    else {
+        return Err(bad());
+    };
+    let mut lo = 1;
+    let mut hi = insns.len() - 1;
+    if insns[lo].starts_with("sub sp, sp, #") {
+        lo += 1;
+        hi -= 1;
+    }
+    // the body addresses acc and y only as [r0, #o] / [r1, #o] and never writes r0..r2
+    if insns[lo..hi].iter().any(|i| {
+        let dst = i.split_whitespace().nth(1).unwrap_or("");
+        matches!(dst, "r0," | "r1," | "r2,") && !i.starts_with("str ")
+    }) {
+        return Err(FwgenError::Internal(format!(
+            "bs_mulacc{k}: body writes a pointer register"
+        )));
+    }
+    // the first `ns` leaves are loaded once into s0..s{ns-1} (VLDM) and read by VMOV in every
+    // block; s16.. are callee-saved (AAPCS-VFP), so VPUSH/VPOP keep them
+    let ns = nleaves.min(32);
+    let leaf = |i: &str| -> String {
+        let parsed = i
+            .strip_prefix("ldr ")
+            .and_then(|r| r.split_once(", [r2, #"))
+            .and_then(|(rd, o)| Some((rd, o.strip_suffix(']')?.parse::<usize>().ok()?)));
+        match parsed {
+            Some((rd, o)) if o % 4 == 0 && o / 4 < ns => format!("vmov {rd}, s{}", o / 4),
+            _ => i.to_string(),
+        }
+    };
+    let mut asm: Vec<String> = vec![insns[0].to_string()];
+    if ns > 16 {
+        asm.push(format!("vpush {{s16-s{}}}", ns - 1));
+    }
+    asm.extend(insns[1..lo].iter().map(|x| x.to_string()));
+    asm.push(format!("vldm r2, {{s0-s{}}}", ns - 1));
+    for b in 0..n {
+        if b > 0 {
+            asm.push(format!("add r0, r0, #{}", 4 * k));
+            asm.push(format!("add r1, r1, #{}", 4 * k));
+        }
+        asm.extend(insns[lo..hi].iter().map(|x| leaf(x)));
+    }
+    let pop = insns.len() - 1;
+    asm.extend(insns[hi..pop].iter().map(|x| x.to_string()));
+    if ns > 16 {
+        asm.push(format!("vpop {{s16-s{}}}", ns - 1));
+    }
+    asm.push(insns[pop].to_string());
+    let body: Vec<String> = asm
+        .iter()
+        .map(|x| format!("        \"{x}\\n\\t\""))
+        .collect();
+    let sig = "uint32_t *acc __attribute__((unused)), const uint32_t *y __attribute__((unused)), const uint32_t *lv __attribute__((unused))";
+    Ok([
+        "#if defined(__arm__) && !defined(HOST_BUILD)".to_string(),
+        format!(
+            "/* acc[0..{w}) ^= s * y[0..{w}) in F_2^{k}, {n} blocks of bs_mulacc{k} in one call, leaves 0..{} in s0..: Thumb-2, {} instructions */",
+            ns - 1,
+            asm.len(),
+            w = n * k
+        ),
+        format!("__attribute__((naked, noinline, unused)) static void bs_mulacc{k}x{n}({sig})"),
+        "{".to_string(),
+        "    __asm__ volatile(".to_string(),
+        body.join("\n") + ");",
+        "}".to_string(),
+        "#else".to_string(),
+        format!("static inline __attribute__((unused)) void bs_mulacc{k}x{n}(uint32_t *restrict acc, const uint32_t *restrict y, const uint32_t *restrict lv)"),
+        "{".to_string(),
+        format!("    for (unsigned b = 0; b < {n}; b++) bs_mulacc{k}(acc + {k} * b, y + {k} * b, lv);"),
+        "}".to_string(),
+        "#endif".to_string(),
+    ]
+    .join("\n"))
+}
+
 /// Paar's greedy CSE over `rows` (the inputs each output sums), new signals numbered from `n`:
 /// (the pairs made signals, the rows left). This is the tower generator's CSE order (most
 /// shared pair; ties to the smallest first, then second, index), kept so the header is stable;
@@ -369,7 +469,10 @@ pub fn bs_tower_header() -> Result<String, FwgenError> {
         let (txt, n) = emit_leaves(k)?;
         parts.push(format!("#define BS_LEAVES{k} {n}"));
         parts.push(txt);
-        parts.push(emit_mulacc(k, n)?);
+        let base = emit_mulacc(k, n)?;
+        let blocks = emit_blocks(&base, k, 32 / k, n)?;
+        parts.push(base);
+        parts.push(blocks);
     }
     for k in 1..64 {
         // cross layers need k < n'/64 (l <= 12)

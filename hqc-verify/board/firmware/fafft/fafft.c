@@ -16,6 +16,7 @@
 #endif
 #endif
 #include "bs_tower_gen.h"
+#include "bs_sub10.h"
 /* FAFFT_STAGE_PREFIX: a string literal put before every stage label (the second instance of a
    two-moduli build is compiled with "m2."; Makefile) */
 #ifndef FAFFT_STAGE_PREFIX
@@ -607,33 +608,42 @@ static void ebc_replay(uint32_t *f, unsigned Lc, int inverse)
     }
     const uint32_t *op = ebc_ops[inverse], *end = op + ebc_nops[inverse];
 #if defined(__arm__) && !defined(HOST_BUILD)
-    /* per op: the two addresses from one word (ADD with LSR, UXTAH), an unrolled 8-word XOR */
+    /* per op: the two addresses from one word (ADD with LSR, UXTAH), an unrolled 8-word XOR;
+       two ops per loop pass (one compare and branch for both), an odd first op before it */
+    if ((end - op) & 1) {
+        xor8((uint32_t *)((char *)f + (*op >> 16)), (const uint32_t *)((char *)f + (*op & 0xffffu)));
+        op++;
+    }
     if (op != end) {
         uint32_t *pd, *ps;
+#define EBC_OP_ASM                                  \
+            "ldr %[d], [%[op]], #4\n\t"            \
+            "uxtah %[s], %[f], %[d]\n\t"           \
+            "add %[d], %[f], %[d], lsr #16\n\t"    \
+            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"    \
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"   \
+            "eor r8, r8, r4\n\t"                   \
+            "eor r9, r9, r5\n\t"                   \
+            "eor r10, r10, r6\n\t"                 \
+            "eor r11, r11, r7\n\t"                 \
+            "stmia %[d]!, {r8, r9, r10, r11}\n\t"  \
+            "ldmia %[s], {r4, r5, r6, r7}\n\t"     \
+            "ldmia %[d], {r8, r9, r10, r11}\n\t"   \
+            "eor r8, r8, r4\n\t"                   \
+            "eor r9, r9, r5\n\t"                   \
+            "eor r10, r10, r6\n\t"                 \
+            "eor r11, r11, r7\n\t"                 \
+            "stmia %[d], {r8, r9, r10, r11}\n\t"
         __asm__ volatile(
             "1:\n\t"
-            "ldr %[d], [%[op]], #4\n\t"
-            "uxtah %[s], %[f], %[d]\n\t"
-            "add %[d], %[f], %[d], lsr #16\n\t"
-            "ldmia %[s]!, {r4, r5, r6, r7}\n\t"
-            "ldmia %[d], {r8, r9, r10, r11}\n\t"
-            "eor r8, r8, r4\n\t"
-            "eor r9, r9, r5\n\t"
-            "eor r10, r10, r6\n\t"
-            "eor r11, r11, r7\n\t"
-            "stmia %[d]!, {r8, r9, r10, r11}\n\t"
-            "ldmia %[s], {r4, r5, r6, r7}\n\t"
-            "ldmia %[d], {r8, r9, r10, r11}\n\t"
-            "eor r8, r8, r4\n\t"
-            "eor r9, r9, r5\n\t"
-            "eor r10, r10, r6\n\t"
-            "eor r11, r11, r7\n\t"
-            "stmia %[d], {r8, r9, r10, r11}\n\t"
+            EBC_OP_ASM
+            EBC_OP_ASM
             "cmp %[op], %[e]\n\t"
             "bne 1b\n\t"
             : [op] "+r"(op), [d] "=&r"(pd), [s] "=&r"(ps)
             : [f] "r"(f), [e] "r"(end)
             : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "cc", "memory");
+#undef EBC_OP_ASM
     }
 #else
     for (; op != end; op++) xor8((uint32_t *)((char *)f + (*op >> 16)), (const uint32_t *)((char *)f + (*op & 0xffffu)));
@@ -784,6 +794,14 @@ void fafft_decode(uint32_t *g, fafft_vals_t *v)
    gamma part: XOR program / matrix on the 32 bit-planes; s0 part: bitsliced subfield product
    with per-position constants given by precomputed Karatsuba leaves. */
 #define WG_F8(L) ((FAFFT_L - (L) + 1) <= 8)     /* s0 values of layer L lie in F_256 */
+/* s0 values of layer L lie below 2^10 (j = l - L + 1 = 9, 10): on the board the F_2^16 product
+   is two F_256 products plus the F_4 terms of bs_sub10.h; leaves: bs_leaves8 of bits 0..7, then
+   bits 8, 9 and their XOR (BS_LEAVES8 + 3 words) */
+#if defined(FAFFT_USE_ASM)
+#define WG_F10(L) (!WG_F8(L) && (FAFFT_L - (L) + 1) <= 10)
+#else
+#define WG_F10(L) 0
+#endif
 static uint32_t wg_lv[5][NGS / 2][BS_LEAVES16]; /* layers L = 1..5 (layout B), per pair */
 #if (FAFFT_L - 6 + 1) > 8
 #error "cross-group s0 constants outside F_256"
@@ -822,25 +840,35 @@ static void build_leaves(void)
                 uint32_t s = s0_gft[k];
                 for (unsigned q = 0; q < 16; q++) S[q] |= ((s >> q) & 1u) << t;
             }
-            if (WG_F8(L)) bs_leaves8(wg_lv[L - 1][p], S);
-            else bs_leaves16(wg_lv[L - 1][p], S);
+            uint32_t *lv = wg_lv[L - 1][p];
+            if (WG_F8(L)) bs_leaves8(lv, S);
+            else if (WG_F10(L)) {
+                bs_leaves8(lv, S);
+                lv[BS_LEAVES8] = S[8];
+                lv[BS_LEAVES8 + 1] = S[9];
+                lv[BS_LEAVES8 + 2] = S[8] ^ S[9];
+            } else bs_leaves16(lv, S);
         }
 }
 
-/* X ^= c * Y with c = gamma_j + s, s given by leaves (per bit position) */
+/* X ^= c * Y with c = gamma_j + s, s given by leaves (per bit position); f8: 1 = s in F_256,
+   2 = s below 2^10 (board only, bs_sub10.h), 0 = s in F_2^16 */
 static inline void bfly(uint32_t *X, uint32_t *Y, unsigned j, const uint32_t *lv, int f8, int inverse)
 {
 #if defined(FAFFT_USE_ASM)
+    const int sub9 = j <= 9;  /* f8 == 2: j = 9 means s below 2^9 (bit 9 clear) */
     /* t = gamma_j * Y + s * Y, then X ^= t (and, forward, Y ^= X in the same pass) */
     uint32_t t[32];
     if (inverse) xor32(Y, X);
     gamma_asm[j](t, Y);
+    /* all blocks in one call (the leaves are the same): bs_mulacc8x4 / bs_mulacc16x2 */
     if (f8) {
-        bs_mulacc8(t, Y, lv); bs_mulacc8(t + 8, Y + 8, lv);
-        bs_mulacc8(t + 16, Y + 16, lv); bs_mulacc8(t + 24, Y + 24, lv);
-    } else {
-        bs_mulacc16(t, Y, lv); bs_mulacc16(t + 16, Y + 16, lv);
-    }
+        bs_mulacc8x4(t, Y, lv);
+        if (f8 == 2) {  /* s below 2^10: the s_hi terms of both 16-word blocks */
+            if (sub9) bs_mulacc9_hi2(t, Y, lv + BS_LEAVES8);
+            else bs_mulacc10_hi2(t, Y, lv + BS_LEAVES8);
+        }
+    } else bs_mulacc16x2(t, Y, lv);
     if (inverse) xor32(X, t);
     else xor32_fused(X, Y, t);
 #else
@@ -897,7 +925,7 @@ static void btfy_low(fafft_vals_t *v, unsigned L, int inverse)
     unsigned h = 1u << (L - 1), j = FAFFT_L - L + 1;
     for (unsigned p = 0; p < NGS / 2; p++) {
         unsigned g = pair_group(L, p);
-        bfly(v->g[g], v->g[g + h], j, wg_lv[L - 1][p], WG_F8(L), inverse);
+        bfly(v->g[g], v->g[g + h], j, wg_lv[L - 1][p], WG_F8(L) ? 1 : WG_F10(L) ? 2 : 0, inverse);
     }
 }
 

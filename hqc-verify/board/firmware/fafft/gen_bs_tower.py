@@ -10,6 +10,7 @@ Emitted functions (all static inline):
   bs_mulacc8(acc, y, lv)       acc ^= s*y in F_256, y/acc 8 words, s given by its leaves
   bs_leaves16(lv, s)           81 leaves of an F_2^16 operand
   bs_mulacc16(acc, y, lv)      acc ^= s*y in F_2^16
+  bs_mulacc8x4, bs_mulacc16x2  the same on 32 words (one s), one call, the Thumb-2 body once per block
 The leaves are the Karatsuba-tree linear combinations of s used at the AND gates, so that a
 product with a fixed (per block) operand s costs only the y side.  Run: python3 gen_bs_tower.py (prints the header)
 """
@@ -157,6 +158,75 @@ def emit_mulacc(k, nleaves):
                          comment=f"acc ^= s * y in F_2^{k} (bitsliced, s by its leaves): {p.nand} AND, {p.nxor} XOR")
 
 
+def emit_blocks(base, k, n, nleaves):
+    """bs_mulacc{k}x{n}: the Thumb-2 body of bs_mulacc{k} once per block, r0/r1 advanced between."""
+    lines = base.split("\n")
+    i = lines.index("    __asm__ volatile(") + 1
+    insns = []
+    for ln in lines[i:]:
+        t = ln.strip()
+        if not t.startswith('"'):
+            break
+        t = t[1:]
+        if t.endswith('\\n\\t"'):
+            insns.append(t[:-len('\\n\\t"')])
+        elif t.endswith('\\n\\t");'):
+            insns.append(t[:-len('\\n\\t");')])
+            break
+        else:
+            break
+    assert insns[0] == "push {r4-r11, lr}" and insns[-1] == "pop {r4-r11, pc}"
+    lo, hi = 1, len(insns) - 1
+    if insns[lo].startswith("sub sp, sp, #"):
+        lo, hi = lo + 1, hi - 1
+    for x in insns[lo:hi]:
+        parts = x.split()
+        assert not (len(parts) > 1 and parts[1] in ("r0,", "r1,", "r2,") and not x.startswith("str ")), x
+    ns = min(nleaves, 32)  # leaves 0..ns-1 once into s0.. (VLDM), then VMOV per block
+
+    def leaf(x):
+        if x.startswith("ldr ") and ", [r2, #" in x and x.endswith("]"):
+            rd, o = x[4:].split(", [r2, #")
+            o = int(o[:-1])
+            if o % 4 == 0 and o // 4 < ns:
+                return f"vmov {rd}, s{o // 4}"
+        return x
+
+    asm = [insns[0]]
+    if ns > 16:
+        asm.append(f"vpush {{s16-s{ns - 1}}}")
+    asm += insns[1:lo]
+    asm.append(f"vldm r2, {{s0-s{ns - 1}}}")
+    for b in range(n):
+        if b > 0:
+            asm += [f"add r0, r0, #{4 * k}", f"add r1, r1, #{4 * k}"]
+        asm += [leaf(x) for x in insns[lo:hi]]
+    asm += insns[hi:-1]
+    if ns > 16:
+        asm.append(f"vpop {{s16-s{ns - 1}}}")
+    asm.append(insns[-1])
+    sig = ("uint32_t *acc __attribute__((unused)), const uint32_t *y __attribute__((unused)), "
+           "const uint32_t *lv __attribute__((unused))")
+    return "\n".join([
+        "#if defined(__arm__) && !defined(HOST_BUILD)",
+        f"/* acc[0..{n * k}) ^= s * y[0..{n * k}) in F_2^{k}, {n} blocks of bs_mulacc{k} in one call, "
+        f"leaves 0..{ns - 1} in s0..: "
+        f"Thumb-2, {len(asm)} instructions */",
+        f"__attribute__((naked, noinline, unused)) static void bs_mulacc{k}x{n}({sig})",
+        "{",
+        "    __asm__ volatile(",
+        "\n".join(f'        "{x}\\n\\t"' for x in asm) + ");",
+        "}",
+        "#else",
+        f"static inline __attribute__((unused)) void bs_mulacc{k}x{n}(uint32_t *restrict acc, "
+        "const uint32_t *restrict y, const uint32_t *restrict lv)",
+        "{",
+        f"    for (unsigned b = 0; b < {n}; b++) bs_mulacc{k}(acc + {k} * b, y + {k} * b, lv);",
+        "}",
+        "#endif",
+    ])
+
+
 V = [0x00000001, 0x00000002, 0x00000005, 0x00000009, 0x00000013, 0x0000002c, 0x00000057, 0x00000092,
      0x0000012f, 0x000002e5, 0x00000522, 0x000009b1]
 
@@ -228,7 +298,9 @@ def main():
         txt, n = emit_leaves(k)
         parts.append(f"#define BS_LEAVES{k} {n}")
         parts.append(txt)
-        parts.append(emit_mulacc(k, n))
+        base = emit_mulacc(k, n)
+        parts.append(base)
+        parts.append(emit_blocks(base, k, 32 // k, n))
     for k in range(1, 64):        # cross layers need k < n'/64 (l <= 12)
         parts.append(emit_s0(k))
     parts.append("#endif")

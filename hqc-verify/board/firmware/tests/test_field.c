@@ -3,6 +3,8 @@
 #include <string.h>
 #include "fafft.h"
 #include "bs_tower_gen.h"
+#include "bs_sub10.h"
+#include "btfy_consts_gft.h"
 #include "testutil.h"
 
 static uint32_t buf1[FAFFT_WORDS], buf2[FAFFT_WORDS], buf3[FAFFT_WORDS];
@@ -46,6 +48,83 @@ int main(void)
             ok &= z == gf_mul(ea[t], eb[t]);
         }
         check(ok, "bitsliced F_2^32 product = scalar products");
+    }
+
+    /* one-call products on 32 words (bs_mulacc8x4, bs_mulacc16x2) against the per-block
+       bs_mulacc8/16 and against scalar products, seeded random s, y, acc */
+    for (unsigned rep = 0; rep < 4; rep++) {
+        static uint32_t s[16], lv[BS_LEAVES16], y[32], a0[32], a1[32], a2[32];
+        for (unsigned k = 0; k < 16; k++) s[k] = rnd32();
+        for (unsigned k = 0; k < 32; k++) { y[k] = rnd32(); a0[k] = a1[k] = a2[k] = rnd32(); }
+        int ok8 = 1, ok16 = 1;
+        for (int f8 = 1; f8 >= 0; f8--) {
+            unsigned kb = f8 ? 8 : 16;
+            memcpy(a1, a0, sizeof a1);
+            memcpy(a2, a0, sizeof a2);
+            if (f8) {
+                bs_leaves8(lv, s);
+                bs_mulacc8x4(a1, y, lv);
+                for (unsigned b = 0; b < 4; b++) bs_mulacc8(a2 + 8 * b, y + 8 * b, lv);
+            } else {
+                bs_leaves16(lv, s);
+                bs_mulacc16x2(a1, y, lv);
+                for (unsigned b = 0; b < 2; b++) bs_mulacc16(a2 + 16 * b, y + 16 * b, lv);
+            }
+            int ok = memcmp(a1, a2, sizeof a1) == 0;
+            /* scalar: block b, position t: (a1 ^ a0) = s_t * y_t in F_2^kb (subfield of F_2^32) */
+            for (unsigned b = 0; b < 32 / kb; b++)
+                for (unsigned t = 0; t < 32; t++) {
+                    uint32_t st = 0, yt = 0, zt = 0;
+                    for (unsigned k = 0; k < kb; k++) {
+                        st |= ((s[k] >> t) & 1u) << k;
+                        yt |= ((y[kb * b + k] >> t) & 1u) << k;
+                        zt |= (((a1[kb * b + k] ^ a0[kb * b + k]) >> t) & 1u) << k;
+                    }
+                    ok &= zt == gf_mul(st, yt);
+                }
+            if (f8) ok8 = ok;
+            else ok16 = ok;
+        }
+        check(ok8, "bs_mulacc8x4 = four bs_mulacc8 = scalar F_256 products (seeded)");
+        check(ok16, "bs_mulacc16x2 = two bs_mulacc16 = scalar F_2^16 products (seeded)");
+    }
+
+    /* s below 2^10 (bs_sub10.h): bs_mulacc8x4 with the leaves of bits 0..7 plus bs_mulacc10_hi2
+       (both 16-word blocks) = bs_mulacc16x2 with the leaves of s, seeded random s, y, acc */
+    {
+        int ok = 1, ok9 = 1;
+        for (unsigned rep = 0; rep < 16; rep++) {
+            static uint32_t s[16], l8[BS_LEAVES8 + 3], l16[BS_LEAVES16], y[32], a1[32], a2[32];
+            unsigned bits = rep < 8 ? 10 : 9;
+            for (unsigned k = 0; k < 16; k++) s[k] = k < bits ? rnd32() : 0;
+            if (rep == 0) s[8] = s[9] = 0xffffffffu;
+            if (rep == 8) s[8] = 0xffffffffu;
+            for (unsigned k = 0; k < 32; k++) { y[k] = rnd32(); a1[k] = a2[k] = rnd32(); }
+            bs_leaves8(l8, s);
+            l8[BS_LEAVES8] = s[8]; l8[BS_LEAVES8 + 1] = s[9]; l8[BS_LEAVES8 + 2] = s[8] ^ s[9];
+            bs_leaves16(l16, s);
+            bs_mulacc8x4(a1, y, l8);
+            if (bits == 10) bs_mulacc10_hi2(a1, y, l8 + BS_LEAVES8);
+            else bs_mulacc9_hi2(a1, y, l8 + BS_LEAVES8);
+            bs_mulacc16x2(a2, y, l16);
+            if (bits == 10) ok &= memcmp(a1, a2, sizeof a1) == 0;
+            else ok9 &= memcmp(a1, a2, sizeof a1) == 0;
+        }
+        check(ok, "s < 2^10: bs_mulacc8x4 + bs_mulacc10_hi2 = bs_mulacc16x2 (seeded)");
+        check(ok9, "s < 2^9: bs_mulacc8x4 + bs_mulacc9_hi2 = bs_mulacc16x2 (seeded)");
+        /* the premise: every s0 value of the layers L with j = l - L + 1 = 9, 10 is below 2^j
+           (the indices k of fafft.c build_leaves, all blocks of 32 groups) */
+        uint32_t hi = 0;
+        for (unsigned L = 1; L <= 5; L++) {
+            unsigned j = FAFFT_L - L + 1;
+            if (j <= 8 || j > 10) continue;
+            for (unsigned g = 0; g < FAFFT_NGSTORE; g++) {
+                if (g & (1u << (L - 1))) continue;
+                unsigned bh = g >> 5, gl = g & 31;
+                for (unsigned t = 0; t < 32; t++) hi |= s0_gft[((32 * bh + t) << (5 - L)) | (gl >> L)] >> j;
+            }
+        }
+        check(hi == 0, "s0 values of the layers with j = 9, 10 are below 2^j");
     }
 
     /* BasisCvt vectors, docs/test-vectors.md section 3 */
