@@ -78,6 +78,7 @@ pub const FIRMWARE_KERNELS: [(&str, &str); 3] = [
 
 const FAFFT_C: &str = include_str!("../../board/firmware/fafft/fafft.c");
 const FAFFT_H: &str = include_str!("../../board/firmware/fafft/fafft.h");
+const BS_SUB10_H: &str = include_str!("../../board/firmware/fafft/bs_sub10.h");
 
 /// The export's headers the multiplier includes.
 pub const EXPORT_HEADERS: [&str; 7] = [
@@ -315,6 +316,7 @@ pub fn package_files(
         fafft_c(!asm.is_empty(), xor_inout).into_bytes(),
     ));
     out.push(("fafft.h".into(), FAFFT_H.as_bytes().to_vec()));
+    out.push(("bs_sub10.h".into(), BS_SUB10_H.as_bytes().to_vec()));
     let tower =
         fwgen::bs_tower::bs_tower_header().map_err(|e| PackageError::Generator(e.to_string()))?;
     out.push(("bs_tower_gen.h".into(), tower.into_bytes()));
@@ -492,6 +494,27 @@ pub fn render_text(r: &PackageReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every header `fafft.c` includes with quotes is one the package writes (`platform.h` only
+    /// under `FAFFT_BENCH_STAGES`, which the package never sets).
+    #[test]
+    fn fafft_c_includes_are_in_the_package() {
+        let written: Vec<&str> = TEMPLATES
+            .iter()
+            .map(|(n, _)| *n)
+            .chain(EXPORT_HEADERS)
+            .chain(["fafft.h", "bs_sub10.h", "bs_tower_gen.h", "platform.h"])
+            .collect();
+        for line in FAFFT_C.lines() {
+            if let Some(rest) = line.trim().strip_prefix("#include \"") {
+                let name = rest.split('"').next().unwrap_or_default();
+                assert!(
+                    written.contains(&name),
+                    "fafft.c includes {name}, not in the package"
+                );
+            }
+        }
+    }
 
     /// The package carries exactly the kernels the firmware links (`KERNEL_OBJ` of its Makefile).
     #[test]
