@@ -169,7 +169,7 @@ fn cycles_panel(r: &ProfileReport, level: Level, y0: f64) -> Option<String> {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "<text x=\"{left}\" y=\"{:.1}\" font-size=\"13\">{} {}: estimated cycles ({}; published firmware estimated {lo:+.1} % to {hi:+.1} % off its board cycles)</text>",
+        "<text x=\"10\" y=\"{:.1}\" font-size=\"13\">{} {}: estimated cycles ({}, error {lo:+.1} to {hi:+.1} %) beside published board cycles</text>",
         y0 + 14.0,
         esc(&r.level),
         esc(&fp.flavour),
@@ -216,7 +216,7 @@ fn cycles_panel(r: &ProfileReport, level: Level, y0: f64) -> Option<String> {
             let mut x = left;
             let mut total = 0.0;
             for (v, colour) in parts {
-                let w = v / max * width;
+                let w = v / max * width * 0.88;
                 let _ = writeln!(
                     s,
                     "<rect x=\"{x:.2}\" y=\"{y:.1}\" width=\"{w:.2}\" height=\"{bar_h}\" fill=\"{colour}\"/>"
