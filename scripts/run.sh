@@ -56,24 +56,12 @@ step 3/6 "plots: search plot histogram | cost | breakdown"
 "$bin/search" plot breakdown --input "$out/crt.json" --out "$out/breakdown.svg"
 echo "written: $out/histogram.svg, $out/cost.svg, $out/breakdown.svg" >&2
 
-step 4/6 "export: the preferred plan's configuration"
-# The first plan the export builds from flags: a residue plan (FAFFT + x^c) or a single FAFFT.
-plan=$(python3 - "$out/crt.json" <<'EOF'
-import json, sys
-report = json.load(open(sys.argv[1]))
-for p in report["plans"]:
-    if p["kind"] in ("residue", "single") and len(p["transforms"]) == 1:
-        t = p["transforms"][0]
-        print(p["rank"], t["l"], t["beta"], p["c"] or 0, t["chain"], p["label"].replace(" ", "_"))
-        break
-else:
-    sys.exit("no residue or single-transform plan in " + sys.argv[1])
-EOF
-)
-read -r rank pl beta c chain label <<<"$plan"
-echo "plan rank $rank: ${label//_/ } (l = $pl, beta = $beta, c = $c, chain $chain)" >&2
-"$bin/search" export --m 32 --l "$pl" --beta "$beta" --c "$c" --n "$n" --chain "$chain" \
-  --out "$out/export"
+step 4/6 "export: the preferred plan's configuration (search export --plan)"
+# The best plan the host KATs of step 5 run: a residue plan (FAFFT + x^c) or a single FAFFT
+# (docs/cli.md §2.6); its one-line summary names the plan's rank and label.
+exported=$("$bin/search" export --plan "$out/crt.json" --rank first-residue-or-single \
+  --out "$out/export")
+echo "$exported" >&2
 
 step 5/6 "host: hqc-verify kat --params $out/export/params.json"
 "$bin/hqc-verify" kat --params "$out/export/params.json" | tee "$out/kat.txt" | tail -n 4
@@ -94,7 +82,8 @@ fi
 
 cat >&2 <<EOF
 
-== done in $(( $(date +%s) - t0 )) s: HQC-$level, plan rank $rank (${label//_/ }, beta $beta), all in $out/
+== done in $(( $(date +%s) - t0 )) s: HQC-$level, all in $out/
+  ${exported% to *}
   moduli.json     the exhaustive scan of l = $l
   crt.json        the ranked CRT plans (estimated Cortex-M4 cycles, with the model's error)
   *.svg           histogram.svg, cost.svg, breakdown.svg

@@ -51,7 +51,7 @@ use algebra::minpoly::minimal_polynomial_linear;
 use algebra::modulus::ModulusTable;
 use algebra::AlgebraError;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -522,7 +522,7 @@ fn json_u64(v: Option<&serde_json::Value>) -> Option<u64> {
 // Coprimality of two FAFFT moduli (§9.8).
 
 /// Result of the coprimality check of two moduli.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoprimeCheck {
     /// The §9.8 criterion.
     pub criterion: bool,
@@ -568,7 +568,7 @@ pub fn check_coprime(a: &ModulusInfo, b: &ModulusInfo) -> Result<CoprimeCheck, C
 // Plans.
 
 /// Kind of a plan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlanKind {
     /// One FAFFT holding the whole product.
@@ -583,7 +583,7 @@ pub enum PlanKind {
 }
 
 /// One transform of a plan.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TransformInfo {
     /// l.
     pub l: u32,
@@ -608,7 +608,7 @@ pub struct TransformInfo {
 }
 
 /// The residue multiplier of a plan.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ResidueInfo {
     /// The method.
     pub method: ResidueMethod,
@@ -624,7 +624,7 @@ pub struct ResidueInfo {
 /// `g = g0 + x^k·g1`, `fg = P0 + x^k·(P1 + P0 + P2) + x^{2k}·P2` with `P0 = f0·g0` and
 /// `P1 = (f0 + f1)(g0 + g1)` from the FAFFT of size N (exact: degree < 2k ≤ N) and the residual
 /// `P2 = f1·g1`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SplitInfo {
     /// Split point k in bits (a multiple of 32, `n − k ≤ k`, `2k ≤ N`).
     pub k: u64,
@@ -695,7 +695,7 @@ pub fn split_addition_ops(n: u64, k: u64, big_n: u64, sums: u64) -> OpCount {
 }
 
 /// A ranked plan.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Plan {
     /// 1-based rank by total cycles.
     pub rank: usize,
@@ -721,7 +721,10 @@ pub struct Plan {
     /// Modelled cost: the calibrated model ([`CALIBRATED_MODEL_VERSION`], docs/cost-model.md);
     /// cycles per component (the `ops` fields are zero: see `cost_v1` for operation counts).
     pub cost: Breakdown,
-    /// The calibrated model's terms (feature counts, fitted coefficients).
+    /// The calibrated model's terms (feature counts, fitted coefficients). Not read back from
+    /// a report (its names are the model's own static strings; `search export --plan` needs the
+    /// configuration only): a plan read from JSON carries an empty breakdown here.
+    #[serde(skip_deserializing)]
     pub model: CalBreakdown,
     /// The uncalibrated operation-count model ([`COST_MODEL_VERSION`], docs/fafft.md §10) under
     /// the cost table.
@@ -784,7 +787,7 @@ impl PlanConfig {
 }
 
 /// The planner's full result.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PlanReport {
     /// Schema of this JSON.
     pub schema_version: u32,
@@ -796,8 +799,13 @@ pub struct PlanReport {
     pub uncalibrated_model_version: String,
     /// The calibrated model against the committed board table (max |model/measured − 1| per
     /// component); filled by `search crt`.
+    /// Not read back from a report (its shape follows the model's version): None when read.
+    #[serde(skip_deserializing)]
     pub model_error: Option<crate::measure::ModelError>,
     /// `--measure K`: the top K plans exported, built and counted on the emulated board.
+    /// Not read back from a report (board measurements, as `search crt` wrote them): None
+    /// when read.
+    #[serde(skip_deserializing)]
     pub measured: Option<crate::measure::MeasureReport>,
     /// Command that produced the report.
     pub command: String,
@@ -826,7 +834,7 @@ pub struct PlanReport {
 }
 
 /// Per-l summary of the moduli.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ModuliSummary {
     /// l.
     pub l: u32,
@@ -841,7 +849,7 @@ pub struct ModuliSummary {
 }
 
 /// A published configuration's rank.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PublishedRank {
     /// Description.
     pub label: String,

@@ -43,6 +43,9 @@ pub enum ExportError {
     /// The configuration is refused (rules, β, chain, derivation).
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// `--l`, `--beta` or `--n` missing without `--plan`.
+    #[error("give the configuration (--l, --beta and --n) or a plan (--plan FILE)")]
+    MissingFlags,
     /// DIR exists.
     #[error("output directory {path} already exists (use --force to replace it)")]
     Exists {
@@ -312,17 +315,17 @@ pub struct ExportArgs {
     #[arg(long, default_value_t = 32)]
     pub m: u32,
     /// Transform parameter l (N = 32·2^l).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..16))]
-    pub l: u32,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..16), required_unless_present = "plan")]
+    pub l: Option<u32>,
     /// β in tower hex, e.g. 0x00103674 (`0x` optional, at most 8 hex digits).
-    #[arg(long)]
-    pub beta: String,
+    #[arg(long, required_unless_present = "plan")]
+    pub beta: Option<String>,
     /// Residue size c in bits (multiple of 32, N + c ≥ 2n − 1, c ≤ N; 0 = no residue ring).
     #[arg(long, default_value_t = 0)]
     pub c: u64,
     /// HQC n (operand length in bits).
-    #[arg(long)]
-    pub n: u64,
+    #[arg(long, required_unless_present = "plan")]
+    pub n: Option<u64>,
     /// 2-Karatsuba split point k in bits (docs/fafft.md §9.11; with --split-words and --c 0):
     /// a multiple of 32 with n − k ≤ k and 2k ≤ N.
     #[arg(long, requires = "split_words")]
@@ -337,6 +340,20 @@ pub struct ExportArgs {
     /// β of the second modulus (tower hex); M1, M2 must be coprime.
     #[arg(long, requires = "second_l")]
     pub second_beta: Option<String>,
+    /// Export the plan of this `search crt --json` or joint-search report instead of the
+    /// configuration flags (docs/cli.md §2.6).
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "m", "l", "beta", "c", "n", "chain", "split_k", "split_words", "second_l", "second_beta",
+    ])]
+    pub plan: Option<PathBuf>,
+    /// With --plan: the plan's rank (default 1), or `first-residue-or-single`.
+    // (clap lets a requirement yield to a conflict, so --rank conflicts with the
+    // configuration flags as --plan does: `--rank` with them is a usage error too.)
+    #[arg(long, value_name = "K", requires = "plan", value_parser = crate::plan_export::parse_rank,
+          conflicts_with_all = [
+        "m", "l", "beta", "c", "n", "chain", "split_k", "split_words", "second_l", "second_beta",
+    ])]
+    pub rank: Option<crate::plan_export::Rank>,
     /// Output directory (written atomically).
     #[arg(long)]
     pub out: PathBuf,
@@ -365,7 +382,11 @@ pub struct ExportArgs {
 impl ExportArgs {
     /// The configuration these arguments describe.
     pub fn config(&self) -> Result<ExportConfig, ExportError> {
-        let beta = parse_u32(&self.beta).map_err(ConfigError::from)?;
+        // clap requires --l, --beta and --n unless --plan is given (then `run` does not call this)
+        let (Some(l), Some(beta), Some(n)) = (self.l, &self.beta, self.n) else {
+            return Err(ExportError::MissingFlags);
+        };
+        let beta = parse_u32(beta).map_err(ConfigError::from)?;
         let chain =
             fafft_config::transform::Chain::parse(&self.chain).map_err(ConfigError::from)?;
         let split = match (self.split_k, self.split_words) {
@@ -381,18 +402,30 @@ impl ExportArgs {
             }),
             _ => None,
         };
-        Ok(
-            ExportConfig::new(self.m, self.l, beta, chain, self.c, self.n)
-                .with_split(split)
-                .with_second(second),
-        )
+        Ok(ExportConfig::new(self.m, l, beta, chain, self.c, n)
+            .with_split(split)
+            .with_second(second))
     }
 }
 
 /// Run `search export`.
 pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
     use std::io::IsTerminal as _;
-    let cfg = args.config()?;
+    // with --plan the summary line names the plan first
+    let (cfg, from) = match &args.plan {
+        Some(file) => {
+            let rank = args.rank.unwrap_or(crate::plan_export::Rank::Number(1));
+            let chosen = crate::plan_export::choose(file, rank)?;
+            let from = format!(
+                "plan rank {} of {} ({}): ",
+                chosen.rank,
+                file.display(),
+                chosen.label
+            );
+            (chosen.config, from)
+        }
+        None => (args.config()?, String::new()),
+    };
     let layout = Layout::parse(&args.layout).ok_or_else(|| {
         anyhow::anyhow!(
             "unknown layout `{}`: expected `project` or `artifact`",
@@ -413,7 +446,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         &effort,
     )?;
     crate::outln!(
-        "exported m = {}, l = {}, N = {}, c = {}, n = {}{}, β = {:#010x} (wt(M) = {}, chain {}, layout {}) to {}",
+        "{from}exported m = {}, l = {}, N = {}, c = {}, n = {}{}, β = {:#010x} (wt(M) = {}, chain {}, layout {}) to {}",
         cfg.m,
         cfg.l,
         e.derived.big_n,

@@ -26,6 +26,7 @@ pub mod kernel;
 pub mod measure;
 pub mod moduli;
 pub mod params;
+pub mod plan_export;
 pub mod plot;
 pub mod report;
 pub mod scan;

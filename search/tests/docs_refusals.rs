@@ -95,6 +95,11 @@ const REFUSALS: &[(&str, &str, &[&str])] = &[
         &["not a directory"],
     ),
     (
+        "a file that is no such report",
+        "export --plan {D}/whole.json --out {D}/e",
+        &["is not a `search crt` or joint-search JSON report"],
+    ),
+    (
         "a directory, FIFO, socket or device is refused at once",
         "slp --matrix /dev/null",
         &["character device"],

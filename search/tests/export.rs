@@ -786,10 +786,12 @@ fn errors_write_nothing() {
 fn beta_parses_as_everywhere() {
     let args = |beta: &str| ExportArgs {
         m: 32,
-        l: 10,
-        beta: beta.into(),
+        l: Some(10),
+        beta: Some(beta.into()),
         c: 3072,
-        n: 17_669,
+        n: Some(17_669),
+        plan: None,
+        rank: None,
         out: "unused".into(),
         chain: "default".into(),
         force: false,

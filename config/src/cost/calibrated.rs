@@ -10,7 +10,7 @@
 //! as `docs/cost-model.md` describes. The table's fit is checked by `search/tests/crt.rs`.
 
 use super::{butterfly_ops, CostError, CostTable, TransformConsts};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Version of the calibrated model (recorded in every JSON of `search crt`).
 pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v7";
@@ -206,7 +206,7 @@ pub fn ebc_ops(lc: u32) -> u64 {
 }
 
 /// Counts of the firmware's truncated product `f·g mod x^{32·n}` (`kara_low`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KaraCount {
     /// 32×32 → 64 carry-less products.
     pub clmul: u64,

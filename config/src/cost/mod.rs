@@ -325,7 +325,7 @@ pub const SWAP32: OpCount = OpCount {
 };
 
 /// One component of a plan's cost.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Component {
     /// Operation counts.
     pub ops: OpCount,
@@ -344,7 +344,7 @@ impl Component {
 }
 
 /// A plan's cost split into the five components of the planner.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Breakdown {
     /// Forward transforms.
     pub forward: Component,

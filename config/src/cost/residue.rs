@@ -178,7 +178,7 @@ pub fn factorisations(c: u64) -> Vec<ResidueMethod> {
 // Sparse products and reconstruction.
 
 /// Counted word operations of a per-residue sparse product (§9.4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SparseCount {
     /// `Σ_r cnt[r]·(words + [r ≠ 0])`.
     pub word_xors: u64,

@@ -2,7 +2,7 @@
 //! products (formulas in the [`crate::cost`] module docs).
 
 use super::{CostError, OpCount};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 fn check_m(m: u32) -> Result<(), CostError> {
     match m {
@@ -82,7 +82,7 @@ fn cantor32() -> &'static algebra::cantor::CantorBasis<algebra::field::Tower32> 
 // Transforms.
 
 /// β-dependent XOR-program counts of one transform (from [`crate::transform`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransformConsts {
     /// Field degree.
     pub m: u32,
