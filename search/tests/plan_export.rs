@@ -74,8 +74,10 @@ fn assert_same_folder(a: &Path, b: &Path) {
 /// Rank 3 of the committed HQC-1 crt report is the published configuration (artifact β and
 /// chain, c = 3072): exported from the plan under the committed folder's relative name, it
 /// is byte for byte results/export/hqc1-published, the flag-based export committed with the
-/// command it records (one export, about 20 s).
+/// command it records (one export: 20 s on an idle machine, up to 80 s on a busy one, so it runs
+/// in the extended suite; `plan_configuration_is_the_flag_configuration` is its cheap twin here).
 #[test]
+#[ignore = "extended suite: one full export"]
 fn crt_plan_exports_the_committed_flag_export() {
     let dir = tmp_dir("plan-crt-rank3");
     search_in(
