@@ -16,14 +16,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 level=1 out="" board=auto
-usage() { sed -n '11,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '11,14p' "$0" | sed 's/^# \{0,1\}//'; }
+bad() { echo "run.sh: $1" >&2; usage >&2; exit 2; }
 while [ "$#" -gt 0 ]; do
   case "$1" in
-    --level) [ "$#" -ge 2 ] || usage; level="$2"; shift 2 ;;
-    --out) [ "$#" -ge 2 ] || usage; out="$2"; shift 2 ;;
+    --level) [ "$#" -ge 2 ] || bad "--level needs a value (1, 3 or 5)"; level="$2"; shift 2 ;;
+    --out) [ "$#" -ge 2 ] || bad "--out needs a folder"; out="$2"; shift 2 ;;
     --no-board) board=no; shift ;;
-    -h|--help) usage ;;
-    *) echo "run.sh: unknown argument '$1'" >&2; usage ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad "unknown argument '$1'" ;;
   esac
 done
 case "$level" in
