@@ -544,11 +544,11 @@ print(crt["summary"])
     md("""
 ## 4. Reconstruction cost against the modulus weight
 
-For the residue size c of the best FAFFT + x^c plan, `search plot cost` evaluates the sparse
-reconstruction `M·u` (word XORs per residue class plus shift merges, docs/fafft.md §9.4) for
-**every** orbit of the scan; the band is the spread at equal weight (it depends on how the
-exponents fall into residues mod 32). The dashed line is the rule of thumb
-`wt(M)·⌈c/32⌉` word XORs at `xor + 2·load + store` cycles each.
+For the residue size c of the best FAFFT + x^c plan, `search plot cost` prices the CRT
+reconstruction (the sparse solve for u and `M·u`, docs/fafft.md §9.4) of **every** orbit of the
+scan with the reconstruction component of the calibrated model the planner ranks by
+(docs/cost-model.md); the band is the spread at equal weight (it depends on how the exponents
+fall into residues mod 32 and how many lie below c).
 """),
     code(r'''
 res_plans = [p for p in crt["plans"] if p["kind"] == "residue" and p["transforms"][0]["l"] == L]
@@ -558,33 +558,31 @@ C = bp["c"]
 data_file, svg = SCRATCH / "cost.json", SCRATCH / "cost.svg"
 sh(SEARCH, "plot", "cost", "--n", N_OPERAND, "--m", 32, "--l", L, "--c", C, "--data-out", data_file, "--out", svg)
 cd = json.loads(data_file.read_text())
+assert cd["cost_model_version"] == crt["cost_model_version"], "the plot and the planner use different models"
 by_w = {int(w): v for w, v in cd["by_weight"].items()}
 ws = sorted(by_w)
 lo = [by_w[w][0] for w in ws]; hi = [by_w[w][1] for w in ws]; cnt = [by_w[w][2] for w in ws]
-per_word = T["xor"] + 2 * T["load"] + T["store"]
 
 fig, ax = plt.subplots(figsize=(12, 4.8))
 ax.fill_between(ws, lo, hi, color="#9bb7d4", step="mid", label="all orbits: min–max at each weight")
 ax.plot(ws, lo, color="#2b5d8a", lw=1)
-ax.plot(ws, [w * (C // 32) * per_word for w in ws], "k--", lw=1, label=f"wt(M)·{C // 32} words × {per_word:g} cycles")
 t0 = bp["transforms"][0]
-chosen = by_w.get(t0["weight"])
-ax.plot([t0["weight"]], [bp["sparse"]["word_xors"] * per_word + bp["sparse"]["shift_merges"] * (2 * T["shift"] + T["load"] + T["store"])],
-        "o", color="red", label=f"β chosen by search crt: {t0['beta']}, wt {t0['weight']}")
+rec = bp["cost"]["reconstruction"]["cycles"]
+ax.plot([t0["weight"]], [rec], "o", color="red", label=f"β chosen by search crt: {t0['beta']}, wt {t0['weight']}")
 ax2 = ax.twinx(); ax2.bar(ws, cnt, width=2, color="gray", alpha=0.25); ax2.set_ylabel("orbits of this weight"); ax2.grid(False)
 ax.set_xlim(min(ws) - 10, min(max(ws), 6 * min(ws) + 400))
-ax.set(xlabel="wt(M)", ylabel="sparse reconstruction M·u (modelled cycles)",
-       title=f"{LABEL}: 2^{L + 5} + x^{C} — reconstruction cost vs wt(M) (table {cd['table']})")
+ax.set(xlabel="wt(M)", ylabel="CRT reconstruction (modelled cycles)",
+       title=f"{LABEL}: 2^{L + 5} + x^{C} — reconstruction cost vs wt(M) (model {cd['cost_model_version']})")
 ax.legend(loc="upper left"); plt.show()
 
+# the planner's figure for its chosen β lies in the plotted band of that weight
+lo_w, hi_w, _ = by_w[t0["weight"]]
+assert lo_w - 1e-6 <= rec <= hi_w + 1e-6, (rec, lo_w, hi_w)
 med = sorted(w for w, c in scans[L]["hist"].items() for _ in range(c))[scans[L]["orbits"] // 2]
 print(f"reconstruction at the lightest orbit (wt {ws[0]}): {lo[0]:,.0f} cycles; at the median weight {med}: "
       f"{by_w[med][0]:,.0f}–{by_w[med][1]:,.0f} cycles ({by_w[med][0] / lo[0]:.1f}× more)")
-sparse_chosen = bp["sparse"]["word_xors"] * per_word + bp["sparse"]["shift_merges"] * (2 * T["shift"] + T["load"] + T["store"])
-rec = bp["cost"]["reconstruction"]["cycles"]
 print(f"best FAFFT + x^c plan (rank {bp['rank']} of {len(crt['plans'])}): {bp['label']}, {bp['cost']['total_cycles']:,.0f} cycles; "
-      f"its reconstruction component {rec:,.0f} cycles = sparse M·u {sparse_chosen:,.0f} (depends on β) + "
-      f"{rec - sparse_chosen:,.0f} β-independent (swap32, u = t·IL mod x^c, copy)")
+      f"its reconstruction {rec:,.0f} cycles ({100 * rec / bp['cost']['total_cycles']:.1f} % of the plan)")
 print(f"preferred plan overall: {crt['plans'][0]['label']} ({crt['plans'][0]['cost']['total_cycles']:,.0f} cycles)")
 '''),
     md("""
@@ -602,7 +600,7 @@ if best["kind"] == "single":
 else:
     print(f"It uses β = {best['transforms'][0]['beta']} (wt(M) = {best['transforms'][0]['weight']}), the lightest "
           f"candidate the planner found; the scan's optimum at l = {L} is {scans[L]['min_weight']}.")
-print(f"Within the CRT plans the weight still matters: the lightest l = {L} modulus (wt {ws[0]}) makes the sparse M·u "
+print(f"Within the CRT plans the weight still matters: the lightest l = {L} modulus (wt {ws[0]}) makes the reconstruction "
       f"{by_w[med][0] / lo[0]:.1f}× cheaper than a median orbit (wt {med}).")
 '''),
     code(FOOTER),
@@ -619,7 +617,7 @@ NB03 = lambda: [
 **Question.** For the three HQC sizes, how do the split plans (one FAFFT alone, FAFFT + x^c,
 two coprime FAFFT moduli) compare under the Cortex-M4 cost model, where does each plan spend its
 cycles (forward, pointwise, inverse, residue, reconstruction), where do the published choices
-rank — and does the ranking survive a different per-instruction cycle table?
+rank — and does the ranking depend on the per-instruction cycle table `--cost-table`?
 
 **Runtime:** {RUNTIME['03']} on a loaded 2-core machine with up-to-date binaries (the `cargo build` in the first cell adds minutes after source changes) — 4 scans and 10
 planner runs; the last cell prints the measured time.
@@ -730,18 +728,17 @@ plt.tight_layout(rect=(0, 0, 1, 0.95)); plt.show()
     md("""
 ## 2. A different per-instruction table
 
-`--cost-table FILE` replaces the cycle weights of the six instruction classes. The file is a JSON
-object with the fields of `CostTable` in `search/src/cost.rs`: `name`, `xor`, `and`, `shift`,
-`mul32` (32×32→64 UMULL/UMLAL of the radix-16 carry-less product), `load`, `store`; missing
-fields keep their default (`xor = and = shift = mul32 = store = 1`, `load = 2`), unknown fields
-are rejected, values must be finite and ≥ 0. Operation counts do not change — only their weights.
+The ranking (`cost`, and the `model` terms of every plan) is the **calibrated** model
+(docs/cost-model.md): coefficients fitted on board-estimated cycles of the firmware's own code,
+with no per-instruction table in it. `--cost-table FILE` re-weights only the operation-count model
+`m4-bitsliced-v1`, which every plan still reports as `cost_v1` (and which prices the components
+listed in a plan's `uncalibrated`). The file is a JSON object with the fields of `CostTable` in
+`search/src/cost.rs`: `name`, `xor`, `and`, `shift`, `mul32`, `load`, `store`.
 
-Two what-if tables:
+Two what-if tables, to show what they do and do not move:
 
-* **`mul32-expensive`** — a core without a single-cycle 32×32→64 multiply (on a Cortex-M0/M0+ a
-  64-bit product is built from 32×32→32 `MULS` and adds): `mul32 = 16`.
-* **`xor-cheap`** — cheap logic (e.g. dual-issue or wider registers, modelled per 32-bit word):
-  `xor = and = shift = 0.25`, loads pipelined (`load = 1`).
+* **`mul32-expensive`**: a core without a single-cycle 32×32→64 multiply, `mul32 = 16`.
+* **`xor-cheap`**: cheap logic, `xor = and = shift = 0.25`, `load = 1`.
 """),
     code(r'''
 TABLES = {
@@ -762,49 +759,43 @@ names = list(runs)
 for lv in LEVELS:
     ranks = {nm: {key(p): p for p in runs[nm][lv]["plans"]} for nm in names}
     keys = sorted(ranks[names[0]], key=lambda k: ranks[names[0]][k]["rank"])
-    keys = [k for k in keys if any(ranks[nm][k]["rank"] <= 5 or ranks[nm][k]["published"] for nm in names if k in ranks[nm])]
+    keys = [k for k in keys if ranks[names[0]][k]["rank"] <= 5 or ranks[names[0]][k]["published"]]
     rows = []
     for k in keys:
-        row = [k[0], k[1], k[2] or "-"]
+        p0 = ranks[names[0]][k]
+        row = [p0["rank"], k[0], k[1], k[2] or "-", f"{p0['cost']['total_cycles'] / 1e6:.3f}"]
         for nm in names:
             p = ranks[nm].get(k)
-            row.append("-" if p is None else f"{p['rank']} ({p['cost']['total_cycles'] / 1e6:.2f} M)")
-        rows.append(row + ["published" if ranks[names[0]][k]["published"] else ""])
-    show(rows, ["plan", "β (M1)", "residue multiplier"] + [f"rank under {nm}" for nm in names] + [""],
-         f"{lv}: rank (modelled Mcycles) of each plan under the three tables")
-    for nm in names:
-        w = runs[nm][lv]["plans"][0]
-        print(f"  {nm:>18}: best = {w['label']} (β {w['transforms'][0]['beta']}, "
-              f"{(w['residue'] or {}).get('label', 'no residue')}), {w['cost']['total_cycles']:,.0f} cycles")
-'''),
-    code(r'''
-fig, axs = plt.subplots(len(names), 3, figsize=(15, 4.8 * len(names)))
-for row, nm in zip(axs, names):
-    breakdown(row, runs[nm], top=4, title=f"({nm})")
-legend(fig)
-plt.tight_layout(rect=(0, 0, 1, 0.975)); plt.show()
+            row.append("-" if p is None else f"{p['cost_v1']['total_cycles'] / 1e6:.3f}")
+        rows.append(row + ["published" if p0["published"] else ""])
+    show(rows, ["rank", "plan", "β (M1)", "residue multiplier", "calibrated Mcycles"]
+         + [f"cost_v1 under {nm}" for nm in names] + [""],
+         f"{lv}: the ranking (calibrated) and the operation-count model under the three tables")
+    # the ranking does not depend on the table: same plans, same ranks, same calibrated cycles
+    sig = lambda r: [(key(p), p["rank"], p["cost"]["total_cycles"]) for p in r["plans"]]
+    same = all(sig(runs[nm][lv]) == sig(runs[names[0]][lv]) for nm in names)
+    print(f"  ranking identical under all {len(names)} tables: {same}")
+    assert same, f"{lv}: the calibrated ranking changed with --cost-table"
 '''),
     md("""
 ## Reading the results
 
-Numbers from cost model `m4-bitsliced-v1` at the time the outputs were stored (the tables above
-are authoritative if the model changes):
-
-* **Default table.** HQC-1: FAFFT + x^3072 with the lightest l = 10 modulus (wt 85,
-  β = 0x0028b51f) ranks first; the published artifact plan (wt 165) is third, about 3 % behind —
-  the difference is almost entirely the reconstruction. HQC-3: the two-moduli plan
-  2^16 ⊕ 2^13 ranks first, about 5 % ahead of the best FAFFT + x^c (c = 6912); the published
-  2^16 + x^8192 is fifth (+18 %). HQC-5: 2^17 alone (published) wins; residue plans would need
-  c ≈ 50 000 bits and cost more than 6×.
-* The forward and inverse transforms dominate every plan; the β-dependent parts (reconstruction,
-  γ XOR programs) decide between plans of the same shape.
-* **`mul32-expensive`** only touches the residue product (the only component with multiplies):
-  for HQC-1 the two-moduli plan, which has no residue product, takes first place; for HQC-3 the
-  single 2^17 FAFFT climbs to second place; HQC-5 is unchanged.
-* **`xor-cheap`** shrinks everything (the transforms most); for HQC-1 the smaller residue ring
-  c = 2880 (Toom-3² · Karatsuba · 5-word schoolbook) overtakes c = 3072, with all FAFFT + x^c
-  plans within a few percent; HQC-3 and HQC-5 keep their winners.
+Computed from the planner runs above (the figures change when the model is refitted):
 """),
+    code(r'''
+for lv, r in default.items():
+    best = r["plans"][0]
+    tot = best["cost"]["total_cycles"]
+    parts = sorted(((best["cost"][k]["cycles"], k) for k in PARTS), reverse=True)
+    pub = [p for p in r["plans"] if p["published"]]
+    print(f"{lv}: best {best['label']} (β {best['transforms'][0]['beta']}, wt {best['transforms'][0]['weight']}), "
+          f"{tot:,.0f} modelled cycles; largest parts: "
+          + ", ".join(f"{k} {100 * c / tot:.0f} %" for c, k in parts[:3]))
+    for p in pub:
+        print(f"    published {p['label']} (β {p['transforms'][0]['beta']}, wt {p['transforms'][0]['weight']}): "
+              f"rank {p['rank']}, {p['cost']['total_cycles'] / tot:.3f}× the best")
+print(f"model {default['HQC-1']['cost_model_version']}; error band: docs/cost-model.md")
+'''),
     code(FOOTER),
 ]
 

@@ -241,20 +241,31 @@ fn info_from_minpoly(m: u32, l: u32, beta: u32, coords: u64, p: &Poly, mw: &[u64
     }
 }
 
-fn scan_generic<F: BinaryField>(m: u32, l: u32) -> Result<ScanResult, CrtError> {
+/// The one orbit scan: every admissible orbit of `V_{m−l} \ V_{m/2}` in scan order, mapped by
+/// `per_orbit(info, words of M)`, and the `SCAN_TOP` lightest moduli.
+fn scan_generic<F, T, G>(
+    m: u32,
+    l: u32,
+    per_orbit: &G,
+) -> Result<(Vec<T>, Vec<ModulusInfo>), CrtError>
+where
+    F: BinaryField,
+    T: Send,
+    G: Fn(&ModulusInfo, &[u64]) -> T + Sync,
+{
     let basis = tower_basis::<F>(m)?;
     let table = ModulusTable::new(m, l);
     let lo = 1u64 << (m / 2);
     let hi = 1u64 << (m - l);
     let chunks = 256u64.min(hi - lo).max(1);
     let step = (hi - lo).div_ceil(chunks);
-    type Part = (Vec<OrbitStat>, Vec<ModulusInfo>);
-    let parts: Vec<Result<Part, CrtError>> = (0..chunks)
+    type Part<T> = (Vec<T>, Vec<ModulusInfo>);
+    let parts: Vec<Result<Part<T>, CrtError>> = (0..chunks)
         .into_par_iter()
         .map(|ci| {
             let start = lo + ci * step;
             let end = (start + step).min(hi);
-            let mut stats = Vec::new();
+            let mut mapped = Vec::new();
             let mut top: Vec<ModulusInfo> = Vec::new();
             let mut buf = vec![0u64; table.words()];
             for c in start..end {
@@ -265,11 +276,7 @@ fn scan_generic<F: BinaryField>(m: u32, l: u32) -> Result<ScanResult, CrtError> 
                 let p = minimal_polynomial_linear(beta)?;
                 table.modulus_words(&p.exponents(), &mut buf);
                 let info = info_from_minpoly(m, l, beta.to_bits() as u32, c, &p, &buf);
-                stats.push(OrbitStat {
-                    weight: info.weight,
-                    cnt0: info.cnt[0] as u32,
-                    occupied_nonzero: info.cnt[1..].iter().filter(|&&k| k > 0).count() as u32,
-                });
+                mapped.push(per_orbit(&info, &buf));
                 let worst = top.last().map(|t| t.key());
                 if top.len() < SCAN_TOP || worst.is_some_and(|w| info.key() < w) {
                     top.push(info);
@@ -277,18 +284,43 @@ fn scan_generic<F: BinaryField>(m: u32, l: u32) -> Result<ScanResult, CrtError> 
                     top.truncate(SCAN_TOP);
                 }
             }
-            Ok((stats, top))
+            Ok((mapped, top))
         })
         .collect();
-    let mut stats = Vec::new();
+    let mut mapped = Vec::new();
     let mut top = Vec::new();
     for part in parts {
         let (s, t) = part?;
-        stats.extend(s);
+        mapped.extend(s);
         top.extend(t);
     }
     top.sort_by_key(|t| t.key());
     top.truncate(SCAN_TOP);
+    Ok((mapped, top))
+}
+
+/// [`scan`] with a value of the caller's per orbit (computed from the orbit's modulus data and
+/// the words of M, bit e = x^e), in scan order, and the lightest moduli.
+pub fn scan_map<T, G>(m: u32, l: u32, per_orbit: G) -> Result<(Vec<T>, Vec<ModulusInfo>), CrtError>
+where
+    T: Send,
+    G: Fn(&ModulusInfo, &[u64]) -> T + Sync,
+{
+    check_ml(m, l)?;
+    match m {
+        8 => scan_generic::<Tower<8>, T, G>(m, l, &per_orbit),
+        16 => scan_generic::<Tower<16>, T, G>(m, l, &per_orbit),
+        _ => scan_generic::<Tower<32>, T, G>(m, l, &per_orbit),
+    }
+}
+
+/// Scan every admissible Frobenius orbit of `V_{m−l} \ V_{m/2}` (m ∈ {8, 16, 32}).
+pub fn scan(m: u32, l: u32) -> Result<ScanResult, CrtError> {
+    let (stats, top) = scan_map(m, l, |info, _| OrbitStat {
+        weight: info.weight,
+        cnt0: info.cnt[0] as u32,
+        occupied_nonzero: info.cnt[1..].iter().filter(|&&k| k > 0).count() as u32,
+    })?;
     Ok(ScanResult {
         m,
         l,
@@ -296,16 +328,6 @@ fn scan_generic<F: BinaryField>(m: u32, l: u32) -> Result<ScanResult, CrtError> 
         top,
         stats,
     })
-}
-
-/// Scan every admissible Frobenius orbit of `V_{m−l} \ V_{m/2}` (m ∈ {8, 16, 32}).
-pub fn scan(m: u32, l: u32) -> Result<ScanResult, CrtError> {
-    check_ml(m, l)?;
-    match m {
-        8 => scan_generic::<Tower<8>>(m, l),
-        16 => scan_generic::<Tower<16>>(m, l),
-        _ => scan_generic::<Tower<32>>(m, l),
-    }
 }
 
 fn check_ml(m: u32, l: u32) -> Result<(), CrtError> {

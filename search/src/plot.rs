@@ -5,9 +5,10 @@
 //!   (`--input`, keys `m`, `l`, `orbits`, `min_weight`, `histogram` — an object
 //!   `{"weight": count}` or an array of `[weight, count]` pairs / `{weight, count}` objects) or
 //!   from the planner's own scan (`--m --l`, optionally saving the same JSON with `--data-out`).
-//! * `cost`: the β-dependent reconstruction cost (the sparse product `M·u` of §9.4, modelled
-//!   cycles) against wt(M) for every admissible orbit of the residue plan of n, with the published
-//!   moduli (artifact 165 / 199, Jang et al. 109 / 199) and the lightest found marked.
+//! * `cost`: the CRT reconstruction's modelled cycles (the reconstruction component of the
+//!   calibrated model the planner ranks by, docs/cost-model.md) against wt(M) for every admissible
+//!   orbit of the residue plan of n, with the published moduli (artifact 165 / 199, Jang et al.
+//!   109 / 199) and the lightest found marked.
 //! * `breakdown`: stacked cost components of the preferred and the published plans of HQC-1/3/5,
 //!   from `search crt --json` outputs (`--input`, repeatable) or computed directly.
 //!
@@ -16,7 +17,7 @@
 //! file in the same directory and a rename).
 
 use crate::cost::{self, CostTable};
-use crate::crt_plan::{self, modulus_info, PlanConfig, ScanCache};
+use crate::crt_plan::{self, modulus_info, ModulusInfo, PlanConfig, ScanCache};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -270,9 +271,8 @@ pub struct CostData {
     pub l: u32,
     /// c.
     pub c: u64,
-    /// Cycle table name.
-    pub table: String,
-    /// Cost-model version.
+    /// The calibrated model the planner ranks by (its version); the plotted cycles are its
+    /// reconstruction component.
     pub cost_model_version: String,
     /// weight → (min cycles, max cycles, orbits).
     pub by_weight: BTreeMap<u32, (f64, f64, u64)>,
@@ -284,15 +284,15 @@ pub struct CostData {
 /// ≤ 2^20`, and small enough that every count stays exact).
 pub const MAX_C: u64 = 1 << 24;
 
-fn sparse_cycles(
-    weight: u32,
-    cnt0: u32,
-    occ_nz: u32,
-    words: u64,
-    t: &CostTable,
-) -> Result<f64, PlotError> {
-    let sc = cost::sparse_count_stats(weight.into(), cnt0.into(), occ_nz.into(), words)?;
-    Ok(cost::sparse_ops(sc).cycles(t))
+/// The planner's reconstruction cycles (calibrated model) of a modulus given by its words
+/// (bit e = x^e) for a residue ring of `c` bits.
+fn reconstruction_cycles(words: &[u64], c: u64) -> f64 {
+    let exps: Vec<u64> = algebra::gf2x::Poly::from_words_slice(words)
+        .exponents()
+        .into_iter()
+        .map(|e| e as u64)
+        .collect();
+    cost::reconstruction(&exps, c).cycles
 }
 
 /// The residue plan's l and c for n (published c for the HQC sizes, else c rounded to 1024).
@@ -313,37 +313,38 @@ pub fn default_l_c(n: u64, m: u32) -> Option<(u32, u64)> {
     Some((l, (need - nb).div_ceil(1024) * 1024))
 }
 
-/// Compute the cost-versus-weight data.
-pub fn cost_data(
-    n: u64,
-    m: u32,
-    l: u32,
-    c: u64,
-    table: &CostTable,
-    cache: &ScanCache,
-) -> Result<CostData, PlotError> {
-    if c == 0 || c > MAX_C {
+/// Compute the cost-versus-weight data: the reconstruction component of the calibrated model
+/// (`cost::reconstruction`, the one the planner ranks by) for every admissible orbit of (m, l).
+pub fn cost_data(n: u64, m: u32, l: u32, c: u64) -> Result<CostData, PlotError> {
+    if c == 0 || c > MAX_C || c % 32 != 0 {
         return Err(PlotError::Range(format!(
-            "c = {c}: the residue ring x^c needs 1 <= c <= {MAX_C}"
+            "c = {c}: the residue ring x^c needs a multiple of 32 with 32 <= c <= {MAX_C} (the firmware's residue is whole words)"
         )));
     }
-    let s = cache.get(m, l)?;
-    let words = c.div_ceil(32);
+    let (per_orbit, top) = crt_plan::scan_map(m, l, |info, words| {
+        (info.weight, reconstruction_cycles(words, c))
+    })?;
     let mut by_weight: BTreeMap<u32, (f64, f64, u64)> = BTreeMap::new();
-    for st in &s.stats {
-        let y = sparse_cycles(st.weight, st.cnt0, st.occupied_nonzero, words, table)?;
-        let e = by_weight.entry(st.weight).or_insert((y, y, 0));
+    for (w, y) in per_orbit {
+        let e = by_weight.entry(w).or_insert((y, y, 0));
         e.0 = e.0.min(y);
         e.1 = e.1.max(y);
         e.2 += 1;
     }
+    let of_info = |md: &ModulusInfo| {
+        let exps: Vec<u64> = md
+            .modulus()
+            .exponents()
+            .into_iter()
+            .map(|e| e as u64)
+            .collect();
+        cost::reconstruction(&exps, c).cycles
+    };
     let mut marks = Vec::new();
-    if let Some(best) = s.top.first() {
-        let cnt = best.cnt_array();
-        let y = cost::sparse_ops(cost::sparse_count(&cnt, words)).cycles(table);
+    if let Some(best) = top.first() {
         marks.push((
             best.weight,
-            y,
+            of_info(best),
             format!(
                 "lightest found: β = {:#010x}, wt {}",
                 best.beta, best.weight
@@ -355,10 +356,7 @@ pub fn cost_data(
             .find(|p| p.weight == w)
             .and_then(|p| p.beta);
         let y = match beta {
-            Some(b) => {
-                let md = modulus_info(m, l, b)?;
-                cost::sparse_ops(cost::sparse_count(&md.cnt_array(), words)).cycles(table)
-            }
+            Some(b) => of_info(&modulus_info(m, l, b)?),
             None => f64::NAN,
         };
         marks.push((w, y, label.to_string()));
@@ -368,8 +366,7 @@ pub fn cost_data(
         m,
         l,
         c,
-        table: table.name.clone(),
-        cost_model_version: cost::COST_MODEL_VERSION.into(),
+        cost_model_version: cost::CALIBRATED_MODEL_VERSION.into(),
         by_weight,
         marks,
     })
@@ -621,7 +618,7 @@ fn draw_cost<DB: DrawingBackend>(
         .max(1.0)
         * 1.08;
     let title = format!(
-        "Sparse reconstruction M·u vs wt(M): n = {}, N = {} (l = {}), c = {}, all {} orbits",
+        "CRT reconstruction vs wt(M): n = {}, N = {} (l = {}), c = {}, all {} orbits",
         d.n,
         (d.m as u64) << d.l,
         d.l,
@@ -641,8 +638,8 @@ fn draw_cost<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc("modulus weight wt(M) (number of terms)")
         .y_desc(format!(
-            "modelled Cortex-M4 kcycles of M·u ({}, model {})",
-            d.table, d.cost_model_version
+            "modelled Cortex-M4 kcycles of the reconstruction (model {})",
+            d.cost_model_version
         ))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))
@@ -982,12 +979,10 @@ pub enum PlotKind {
         /// Transform parameter (default: the residue plan's l).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..16))]
         l: Option<u32>,
-        /// Residue size c, 1 <= c <= 2^24 (default: published c, else c_min rounded up to 1024).
+        /// Residue size c, a multiple of 32 with 32 <= c <= 2^24 (default: published c, else c_min
+        /// rounded up to 1024).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_C))]
         c: Option<u64>,
-        /// Cycle table JSON.
-        #[arg(long)]
-        cost_table: Option<PathBuf>,
         /// Also write the plotted data as JSON.
         #[arg(long)]
         data_out: Option<PathBuf>,
@@ -1101,20 +1096,15 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             m,
             l,
             c,
-            cost_table,
             data_out,
             json,
             out,
         } => {
-            prepare_outputs(out, data_out.as_ref(), &Vec::from_iter(cost_table))?;
-            let table = match cost_table {
-                Some(p) => crt_plan::load_cost_table(p)?,
-                None => CostTable::default(),
-            };
+            prepare_outputs(out, data_out.as_ref(), &[])?;
             let (dl, dc) = default_l_c(*n, *m).ok_or_else(|| {
                 PlotError::Empty(format!("n = {n} has no residue plan for m = {m}"))
             })?;
-            let d = cost_data(*n, *m, l.unwrap_or(dl), c.unwrap_or(dc), &table, &cache)?;
+            let d = cost_data(*n, *m, l.unwrap_or(dl), c.unwrap_or(dc))?;
             emit_data(&d, data_out.as_ref(), *json)?;
             save(&Figure::Cost(&d), out)?;
         }

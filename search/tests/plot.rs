@@ -1,6 +1,5 @@
 //! Tests of `search plot` (data parsing and SVG/PNG rendering with the embedded font).
 
-use search::cost::CostTable;
 use search::crt_plan::{plan, PlanConfig, ScanCache};
 use search::plot::{
     bars_from_report, cost_data, default_l_c, histogram_from_scan, parse_histogram, save, Figure,
@@ -61,9 +60,18 @@ fn plots_render_to_svg_and_png() {
     let (l, c) = default_l_c(1000, 16).expect("residue plan");
     assert_eq!(l, 6);
     assert_eq!(c, 1024);
-    let cd = cost_data(1000, 16, l, c, &CostTable::default(), &cache).expect("cost data");
+    let cd = cost_data(1000, 16, l, c).expect("cost data");
     assert!(!cd.by_weight.is_empty());
     assert!(cd.by_weight.values().all(|v| v.0 <= v.1 && v.2 > 0));
+    // every admissible orbit of (16, 6): (2^10 − 2^8) / 16
+    assert_eq!(cd.by_weight.values().map(|v| v.2).sum::<u64>(), 48);
+    // c must be whole words (the firmware's residue); 0 and a non-multiple of 32 are refused
+    for bad in [0, 1000, 1 << 25] {
+        assert!(
+            matches!(cost_data(1000, 16, l, bad), Err(PlotError::Range(_))),
+            "c = {bad}"
+        );
+    }
     // breakdown from a planner report
     let r = plan(1000, &PlanConfig::new(16), &cache).expect("plan");
     let bars = bars_from_report(&serde_json::to_value(&r).expect("json")).expect("bars");
@@ -112,4 +120,41 @@ fn plots_render_to_svg_and_png() {
         .collect();
     assert!(left.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The cost plot prices the reconstruction with the planner's own model: for every CRT plan of
+/// `search crt` at the plot's (m, l, c), the plan's reconstruction cycles lie in the plotted band
+/// of its weight, and the lightest modulus's mark equals the planner's figure for it.
+#[test]
+fn cost_plot_uses_the_planners_reconstruction() {
+    let cache = ScanCache::new();
+    let n = 1000;
+    let (l, c) = default_l_c(n, 16).expect("residue plan");
+    let cd = cost_data(n, 16, l, c).expect("cost data");
+    let r = plan(n, &PlanConfig::new(16), &cache).expect("plan");
+    let mut checked = 0;
+    for p in r
+        .plans
+        .iter()
+        .filter(|p| p.c == c && p.transforms.len() == 1 && p.transforms[0].l == l)
+    {
+        let w = p.transforms[0].weight;
+        let rec = p.cost.reconstruction.cycles;
+        let (lo, hi, _) = cd.by_weight[&w];
+        assert!(
+            lo - 1e-6 <= rec && rec <= hi + 1e-6,
+            "plan {}: {rec} outside [{lo}, {hi}] at wt {w}",
+            p.label
+        );
+        let lightest = &cd.marks[0];
+        if lightest.2.contains(&p.transforms[0].beta) {
+            assert!((lightest.1 - rec).abs() < 1e-6, "{} vs {rec}", lightest.1);
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 0,
+        "no residue plan with l = {l}, c = {c} among {} plans",
+        r.plans.len()
+    );
 }

@@ -356,6 +356,19 @@ pub fn recon_count(exps: &[u64], c: u64) -> ReconCount {
     }
 }
 
+/// The reconstruction component of the model (`crt_solve_u`, `crt_reconstruct_hi`) for a modulus
+/// with exponents `exps` (supp M, including N) and a residue ring of `c` bits: the one definition
+/// that the planner's ranking and the reconstruction-cost plot (`search plot cost`) both use.
+pub fn reconstruction(exps: &[u64], c: u64) -> CalComponent {
+    let q = recon_count(exps, c);
+    CalComponent::of(vec![
+        ("solve terms", q.solve_terms as f64, coef::REC_SOLVE_TERM),
+        ("words of u", q.words as f64, coef::REC_WORD),
+        ("shifted words", q.shift_words as f64, coef::REC_SHIFT_WORD),
+        ("M·u XOR words", q.xor_words as f64, coef::REC_XOR_WORD),
+    ])
+}
+
 // ---------------------------------------------------------------------------------------------
 // The model.
 
@@ -897,14 +910,7 @@ pub fn calibrated_cost(
                 ("clmul32 products", k.clmul as f64, coef::RES_CLMUL),
                 ("Karatsuba words", k.words as f64, coef::RES_WORD),
             ]);
-            let q = recon_count(r.modulus_exponents, r.c);
-            let rec = CalComponent::of(vec![
-                ("solve terms", q.solve_terms as f64, coef::REC_SOLVE_TERM),
-                ("words of u", q.words as f64, coef::REC_WORD),
-                ("shifted words", q.shift_words as f64, coef::REC_SHIFT_WORD),
-                ("M·u XOR words", q.xor_words as f64, coef::REC_XOR_WORD),
-            ]);
-            (res, rec)
+            (res, reconstruction(r.modulus_exponents, r.c))
         }
     };
     Ok(CalBreakdown {
