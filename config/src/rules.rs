@@ -158,6 +158,10 @@ pub struct Second {
 /// The smallest l of a transform the board firmware builds (its bitsliced layout, fafft.h).
 pub const MIN_FIRMWARE_L: u32 = 5;
 
+/// The transform sizes the board firmware's tables are built for (`fafft.h`): the one
+/// definition that `hqc-verify board` and `search calibrate` check an export against.
+pub const FIRMWARE_L: std::ops::RangeInclusive<u32> = MIN_FIRMWARE_L..=13;
+
 /// Why a second modulus is refused ([`check_second`], and the derivation for what needs M2).
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum SecondError {

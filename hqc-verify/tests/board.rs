@@ -298,6 +298,39 @@ fn cycles_everywhere(r: &BoardReport) {
             row.estimated_cycles,
         );
     }
+    // the calibrated model (what `search crt` ranks by) beside the same stages
+    let cal = r.calibrated.as_ref().expect("calibrated model");
+    assert_eq!(
+        cal.model_version,
+        fafft_config::cost::CALIBRATED_MODEL_VERSION
+    );
+    assert_eq!(cal.estimator, r.timing.version);
+    let (parts, product) = cal.rows.split_at(cal.rows.len() - 1);
+    assert_eq!(parts.len(), 5);
+    let sum: f64 = parts.iter().map(|row| row.modelled_cycles).sum();
+    assert!(
+        (sum - product[0].modelled_cycles).abs() < 1e-3 * sum.max(1.0),
+        "components {sum} vs product {}",
+        product[0].modelled_cycles
+    );
+    for row in &cal.rows {
+        let est = row
+            .estimated_cycles
+            .expect("estimated cycles of every calibrated row");
+        assert_eq!(
+            row.modelled_cycles == 0.0,
+            est == 0,
+            "{}: modelled {} vs board {est}",
+            row.component,
+            row.modelled_cycles
+        );
+        assert_eq!(
+            row.model_to_estimated.is_some(),
+            est > 0,
+            "{}",
+            row.component
+        );
+    }
     assert_eq!(r.timing.version, hqc_verify::m4cycles::TIMING_VERSION);
     assert_eq!(
         r.kat_note.as_deref(),
@@ -310,6 +343,7 @@ fn cycles_everywhere(r: &BoardReport) {
         "docs/m4-timing.md",
         "est. cycles",
         "model/est",
+        fafft_config::cost::CALIBRATED_MODEL_VERSION,
         hqc_verify::kat::locate::PINS_ONLY_NOTE,
     ] {
         assert!(

@@ -217,6 +217,17 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
             None
         }
     };
+    let calibrated = match model::calibrated_comparison(&cfg, &counts, &counts::timing().version) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            ck.push(
+                "counts: calibrated model evaluated".into(),
+                false,
+                e.to_string(),
+            );
+            None
+        }
+    };
     let anchor = counts::anchor_for(cfg.level, &counts);
     let kem_cycles: Vec<(String, [Option<u64>; 3])> = counts
         .kem
@@ -254,6 +265,7 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
         kat: kat_runs,
         counts,
         model,
+        calibrated,
         anchor,
         cycle_anchors,
         note: COUNT_NOTE.into(),

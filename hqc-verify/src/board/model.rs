@@ -10,7 +10,9 @@ use fafft_config::cost::{
 
 use super::counts::round4;
 use super::params::Config;
-use super::report::{Counts, ModelComparison, ModelRow, StageFigures};
+use super::report::{
+    CalibratedComparison, CalibratedRow, Counts, ModelComparison, ModelRow, StageFigures,
+};
 use super::BoardError;
 
 /// Forward transforms per product (both operands are transformed on the board).
@@ -318,4 +320,95 @@ pub(crate) fn model_comparison(
 
 fn model_err(e: impl std::fmt::Display) -> BoardError {
     BoardError::Model(e.to_string())
+}
+
+/// The calibrated model of this configuration beside the board's estimated cycles: the cost
+/// `search crt` ranks the plan by (the screening programs' XOR counts and the routines' cycles
+/// predicted from them, as the planner prices a candidate), per component and for the product
+/// without the fold.
+pub(crate) fn calibrated_comparison(
+    cfg: &Config,
+    counts: &Counts,
+    estimator: &str,
+) -> Result<CalibratedComparison, BoardError> {
+    use fafft_config::cost::{
+        calibrated_cost, split_cost, two_moduli_cost, CalResidue, TwoModTransform,
+        CALIBRATED_MODEL_VERSION,
+    };
+    let d = &cfg.verified.derived;
+    let exps = |p: &algebra::gf2x::Poly| -> Vec<u64> {
+        p.exponents().into_iter().map(|e| e as u64).collect()
+    };
+    // the planner's screening programs (Paar counts) of a transform, as `search crt` prices it
+    let screening = |c: &fafft_config::derive::Config| {
+        let g = c.chain.gamma_top(c.m, c.l, c.beta).map_err(model_err)?;
+        fafft_config::transform::TransformPrograms::screening(c.m, c.l, c.beta, g)
+            .map(|t| t.consts())
+            .map_err(model_err)
+    };
+    let tc = screening(&d.cfg)?;
+    let e1 = exps(&d.modulus);
+    let b = if let Some(s2) = &d.second {
+        let tc2 = screening(&s2.block.cfg)?;
+        let e2 = exps(&s2.block.modulus);
+        two_moduli_cost(
+            TwoModTransform {
+                consts: &tc,
+                modulus_exponents: &e1,
+                routines: None,
+            },
+            TwoModTransform {
+                consts: &tc2,
+                modulus_exponents: &e2,
+                routines: None,
+            },
+            cfg.info.n,
+            FORWARD_TRANSFORMS,
+        )
+    } else if let Some(s) = &cfg.verified.params.split {
+        split_cost(
+            &tc,
+            cfg.info.n,
+            s.k,
+            s.residual_words,
+            FORWARD_TRANSFORMS,
+            None,
+        )
+    } else {
+        let c = cfg.info.c;
+        let residue = (c > 0).then_some(CalResidue {
+            c,
+            modulus_exponents: &e1,
+        });
+        calibrated_cost(&tc, cfg.info.n, residue, FORWARD_TRANSFORMS, None)
+    }
+    .map_err(model_err)?;
+    let st = counts.stages.as_ref();
+    let est = |f: fn(&StageFigures) -> u64| st.map(|s| f(&s.cycles));
+    let product = match (counts.ring_product_cycles, st) {
+        (Some(pc), Some(s)) => Some(pc.saturating_sub(s.cycles.fold)),
+        _ => None,
+    };
+    let row = |name: &str, modelled: f64, estimated: Option<u64>| CalibratedRow {
+        component: name.into(),
+        modelled_cycles: round4(modelled),
+        estimated_cycles: estimated,
+        model_to_estimated: estimated
+            .filter(|&v| v > 0)
+            .map(|v| round4(modelled / v as f64)),
+    };
+    let [fw, pw, inv, res, rec] = b.parts();
+    let rows = vec![
+        row(fw.0, fw.1, est(|s| s.forward)),
+        row(pw.0, pw.1, est(|s| s.pointwise)),
+        row(inv.0, inv.1, est(|s| s.inverse)),
+        row(res.0, res.1, est(|s| s.residue_product)),
+        row(rec.0, rec.1, est(|s| s.reconstruction)),
+        row("product without the fold", b.total_cycles, product),
+    ];
+    Ok(CalibratedComparison {
+        model_version: CALIBRATED_MODEL_VERSION.into(),
+        estimator: estimator.into(),
+        rows,
+    })
 }

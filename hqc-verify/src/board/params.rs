@@ -14,8 +14,8 @@ use super::report::ParamsInfo;
 use super::BoardError;
 use crate::core::params::Level;
 
-/// The transform sizes the firmware tables are built for: l = 5 ..= 13.
-pub const FIRMWARE_L: std::ops::RangeInclusive<u32> = 5..=13;
+/// The transform sizes the firmware tables are built for (the one definition, `fafft_config::rules`).
+pub use fafft_config::rules::FIRMWARE_L;
 
 /// A verified export, with what the board run needs of it.
 #[derive(Clone, Debug)]

@@ -262,10 +262,35 @@ pub fn render_text(r: &BoardReport) -> String {
     if let Some(a) = &r.cycle_anchors {
         render_cycle_anchors(&mut s, a, &r.timing.version);
     }
+    if let Some(c) = &r.calibrated {
+        let _ = writeln!(
+            s,
+            "\nCalibrated model of this configuration ({}, what `search crt` ranks by; its error: \
+             docs/cost-model.md), beside the board's estimated cycles ({}):",
+            c.model_version, c.estimator
+        );
+        let _ = writeln!(
+            s,
+            "  {:<48} {:>14} {:>14} {:>9}",
+            "component", "model cycles", "est. cycles", "model/est"
+        );
+        for row in &c.rows {
+            let _ = writeln!(
+                s,
+                "  {:<48} {:>14} {:>14} {:>9}",
+                row.component,
+                fmt_n(Some(row.modelled_cycles.round() as u64)),
+                fmt_n(row.estimated_cycles),
+                row.model_to_estimated
+                    .map(|x| format!("{x:.3}"))
+                    .unwrap_or("—".into())
+            );
+        }
+    }
     if let Some(m) = &r.model {
         let _ = writeln!(
             s,
-            "\nCost model of this configuration ({}, table {}{}), beside the board:",
+            "\nOperation-count model of this configuration ({}, uncalibrated, table {}{}), beside the board:",
             m.cost_model_version,
             m.cost_table,
             m.residue_method

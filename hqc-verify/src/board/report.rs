@@ -84,7 +84,7 @@ impl RoutineCount {
 }
 
 /// Version of the JSON report.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The whole report (`--json`).
 #[derive(Clone, Debug, Serialize)]
@@ -121,8 +121,11 @@ pub struct BoardReport {
     pub kat: Vec<KatRun>,
     /// Instruction counts.
     pub counts: Counts,
-    /// The cost model (`fafft_config::cost`) against the counts.
+    /// The operation-count model (`m4-bitsliced-v1`, uncalibrated) against the counts.
     pub model: Option<ModelComparison>,
+    /// The calibrated model that `search crt` ranks plans by, against the board's estimated
+    /// cycles of the same components.
+    pub calibrated: Option<CalibratedComparison>,
     /// The published firmware on the same machine (instructions).
     pub anchor: Anchor,
     /// Our estimated cycles beside the published board cycles (ePrint 2026/739 and Jang et
@@ -358,6 +361,31 @@ pub struct ModelRow {
     /// Estimated Cortex-M4 cycles of the same component on the board (docs/m4-timing.md).
     pub estimated_cycles: Option<u64>,
     /// modelled cycles / estimated cycles: the model's error in cycles (1 = exact).
+    pub model_to_estimated: Option<f64>,
+}
+
+/// The calibrated model (`fafft_config::cost::calibrated_cost` and its two-moduli and split
+/// forms, the ones `search crt` ranks by) beside the board's estimated cycles.
+#[derive(Clone, Debug, Serialize)]
+pub struct CalibratedComparison {
+    /// Model version (`fafft_config::cost::CALIBRATED_MODEL_VERSION`).
+    pub model_version: String,
+    /// Estimator of the board's cycles (`timing.version`).
+    pub estimator: String,
+    /// Rows: forward, pointwise, inverse, residue, reconstruction, product without the fold.
+    pub rows: Vec<CalibratedRow>,
+}
+
+/// One component of [`CalibratedComparison`].
+#[derive(Clone, Debug, Serialize)]
+pub struct CalibratedRow {
+    /// Component.
+    pub component: String,
+    /// Modelled cycles.
+    pub modelled_cycles: f64,
+    /// Estimated cycles of the same component on the board.
+    pub estimated_cycles: Option<u64>,
+    /// modelled / estimated (1 = exact).
     pub model_to_estimated: Option<f64>,
 }
 
