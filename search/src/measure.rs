@@ -30,9 +30,8 @@ pub const COMMITTED_TABLE: &str = include_str!("../../results/model/measured.jso
 /// The committed table's path in the repository (named in every printed model error).
 pub const COMMITTED_TABLE_PATH: &str = "results/model/measured.json";
 
-/// Transform sizes the firmware builds (`hqc_verify::board::FIRMWARE_L`,
-/// `hqc-verify/board/firmware/fafft/fafft.h`).
-pub const FIRMWARE_L: std::ops::RangeInclusive<u32> = 5..=13;
+/// Transform sizes the firmware builds (the one definition, `fafft_config::rules`).
+pub use fafft_config::rules::FIRMWARE_L;
 
 /// Least words of the firmware's Karatsuba scratch (`8 * KARA_MAX`, `KARA_MAX = 192`, in
 /// `hqc-verify/board/firmware/fafft/fafft.c`).
