@@ -2,7 +2,7 @@
 //! multiplication by γ_1 … γ_l, Encode and Decode (full length).
 //!
 //! ```sh
-//! cargo run --release -p fwgen --example routine_totals -- \
+//! cargo run --release -p fafft-config --example routine_totals -- \
 //!     [--beta 0x00103674] [--chain artifact] [--m 32] [--l 10] \
 //!     [--slp best|bp|paar] [--slp-restarts N] [--slp-seed S[,S...]] [--restarts N] [--polish N] [--seed S] [--asm DIR]
 //!     [--slp-cache FILE] [--pool N]
@@ -26,7 +26,8 @@ use fwgen::thumb2::{pool, EmitOptions, Stats};
 
 /// Seed of the `--pool` re-association walks.
 const POOL_SEED: u64 = 0x706f_6f6c;
-use search::codegen::{mul_matrix, rows_of, Chain, TransformPrograms};
+use fafft_config::transform::{mul_matrix, Chain, TransformPrograms};
+use fafft_config::xorprog::rows_of;
 
 fn main() -> Result<()> {
     let mut beta = 0x0010_3674u32;

@@ -1,13 +1,14 @@
 //! Board test: the generated routines, assembled with arm-none-eabi-gcc and linked into a
-//! bare-metal harness (fwgen/board/), run on QEMU mps2-an386 against outputs computed on the
+//! bare-metal harness (fwgen/board/; the test lives here because its matrices are the transform programs of this crate), run on QEMU mps2-an386 against outputs computed on the
 //! host from each matrix; the TCG plugin counts each routine's instructions, which must equal
 //! the static count. Skips (with a message) only when the Arm toolchain or QEMU is absent;
 //! scripts/install-board-deps.sh installs them.
 
 use algebra::slp::{optimise, Slp, SlpOptions};
+use fafft_config::transform::{mul_matrix, Chain, TransformPrograms};
+use fafft_config::xorprog::rows_of;
 use fwgen::thumb2::schedule::SplitMix64;
 use fwgen::thumb2::{emit, Budget, EmitOptions, Routine};
-use search::codegen::{mul_matrix, rows_of, Chain, TransformPrograms};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
@@ -187,7 +188,7 @@ fn routines_on_the_emulated_board() {
         std::fs::write(dir.join(format!("{}.S", c.routine.name)), &c.routine.asm).expect("write");
     }
     std::fs::write(dir.join("fw_cases.h"), cases_header(&cases, &mut rng)).expect("write");
-    let board = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("board");
+    let board = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fwgen/board");
     let out = Command::new("make")
         .arg("-s")
         .arg("-C")
