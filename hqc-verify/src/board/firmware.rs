@@ -22,9 +22,7 @@ fn bs_tower_header(p: &Paths) -> Result<std::path::PathBuf, String> {
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
         std::fs::create_dir_all(&p.fw_build)
             .map_err(|e| format!("cannot create {}: {e}", p.fw_build.display()))?;
-        let tmp = path.with_extension("h.tmp");
-        std::fs::write(&tmp, &text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, &path)
+        fafft_config::output::write_atomic(&path, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(path)
