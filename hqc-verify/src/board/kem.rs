@@ -254,33 +254,57 @@ impl KatRun {
 }
 
 /// Why one entry line of the board fails, or `None` when it passes.
+/// One KAT entry line of the board harness (m4kem README):
+/// `count=<i> level=<L> flavour=<F> digest=<hex> ok=<0|1>`. The one parser of these lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct EntryLine<'a> {
+    pub count: usize,
+    pub level: &'a str,
+    pub flavour: &'a str,
+    pub digest: &'a str,
+    pub ok: bool,
+}
+
+impl<'a> EntryLine<'a> {
+    /// The entry of a line, or None when the line is no complete entry line.
+    pub(crate) fn parse(line: &'a str) -> Option<Self> {
+        if !line.starts_with("count=") {
+            return None;
+        }
+        let kv: BTreeMap<&str, &str> = line
+            .split_whitespace()
+            .filter_map(|t| t.split_once('='))
+            .collect();
+        Some(EntryLine {
+            count: kv.get("count")?.parse().ok()?,
+            level: kv.get("level")?,
+            flavour: kv.get("flavour")?,
+            digest: kv.get("digest")?,
+            ok: *kv.get("ok")? == "1",
+        })
+    }
+}
+
 fn entry_verdict(
-    kv: &BTreeMap<&str, &str>,
-    c: usize,
+    e: &EntryLine<'_>,
     level: Level,
     f: Flavour,
     want: &[ExpectedEntry],
 ) -> Option<String> {
-    let field = |k: &str| kv.get(k).copied().unwrap_or("");
-    let (lv, fl, dg, ok) = (
-        field("level"),
-        field("flavour"),
-        field("digest"),
-        field("ok"),
-    );
+    let (lv, fl, dg, c) = (e.level, e.flavour, e.digest, e.count);
     if lv != level.digit().to_string() || Flavour::parse(fl) != Some(f) {
         return Some(format!("the board ran level {lv} flavour {fl}"));
     }
-    let Some(e) = want.iter().find(|e| e.count == c) else {
+    let Some(w) = want.iter().find(|w| w.count == c) else {
         return Some(format!("entry count = {c} was not requested"));
     };
-    if !dg.eq_ignore_ascii_case(&e.pinned) {
-        return Some(format!("digest {dg} differs from the pinned {}", e.pinned));
+    if !dg.eq_ignore_ascii_case(&w.pinned) {
+        return Some(format!("digest {dg} differs from the pinned {}", w.pinned));
     }
-    if let Some(o) = e.official.as_ref().filter(|o| !dg.eq_ignore_ascii_case(o)) {
+    if let Some(o) = w.official.as_ref().filter(|o| !dg.eq_ignore_ascii_case(o)) {
         return Some(format!("digest {dg} differs from the official file's {o}"));
     }
-    (ok != "1").then(|| "digest matches but Decaps did not reproduce ss on the board".into())
+    (!e.ok).then(|| "digest matches but Decaps did not reproduce ss on the board".into())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -332,25 +356,13 @@ fn kat_on_board(
                 }
             }
         }
-        if !line.starts_with("count=") {
-            continue;
-        }
-        let kv: BTreeMap<&str, &str> = line
-            .split_whitespace()
-            .filter_map(|t| t.split_once('='))
-            .collect();
-        let Some(c) = kv.get("count").and_then(|c| c.parse::<usize>().ok()) else {
+        let Some(e) = EntryLine::parse(line) else {
             continue;
         };
-        if !["level", "flavour", "digest", "ok"]
-            .iter()
-            .all(|k| kv.contains_key(k))
-        {
-            continue;
-        }
+        let c = e.count;
         r.run += 1;
         seen.push(c);
-        match entry_verdict(&kv, c, level, f, want) {
+        match entry_verdict(&e, level, f, want) {
             None => r.passed += 1,
             Some(why) => {
                 if r.first_failure.is_none() {
@@ -392,4 +404,30 @@ fn kat_on_board(
         ),
     );
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EntryLine;
+
+    #[test]
+    fn entry_lines_parse_and_partial_lines_do_not() {
+        let e =
+            EntryLine::parse("count=3 level=1 flavour=2026-02 digest=ab12 ok=1").expect("entry");
+        assert_eq!(
+            (e.count, e.level, e.flavour, e.digest, e.ok),
+            (3, "1", "2026-02", "ab12", true)
+        );
+        let e = EntryLine::parse("count=0 level=5 flavour=v5.0.0 digest=ff ok=0").expect("entry");
+        assert!(!e.ok);
+        for bad in [
+            "count=3 level=1 flavour=2026-02 digest=ab12",
+            "count=x level=1 flavour=2026-02 digest=ab12 ok=1",
+            "bench 0 keygen",
+            " count=3 level=1 flavour=2026-02 digest=ab12 ok=1",
+            "",
+        ] {
+            assert_eq!(EntryLine::parse(bad), None, "{bad:?}");
+        }
+    }
 }

@@ -475,8 +475,9 @@ fn profile_on_board(
     };
     let digest = text
         .lines()
-        .find(|l| l.starts_with("count=0 "))
-        .and_then(|l| l.split_whitespace().find_map(|t| t.strip_prefix("digest=")));
+        .filter_map(super::kem::EntryLine::parse)
+        .find(|e| e.count == 0)
+        .map(|e| e.digest);
     fp.kat_entry_ok = code == Some(0) && digest.is_some_and(|d| d.eq_ignore_ascii_case(pinned));
     ck.push(
         format!("{check} KAT entry 0 on the profiled build"),
