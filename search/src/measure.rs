@@ -1420,9 +1420,9 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             command += &format!(" (the --table rows were made by: {})", t.command);
         }
         for file in &a.crt {
-            let text = read(file, fafft_config::input::REPORT_JSON)?;
-            let v: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| anyhow::anyhow!("{} is not a crt report: {e}", file.display()))?;
+            // the crt reports' one reader (digest, recomputable fields); `measured` is read
+            // from the checked file's JSON
+            let v = crate::crt_report::read(file)?.value;
             let plans = get(&v, &["measured", "plans"])
                 .and_then(|p| p.as_array())
                 .ok_or_else(|| {
