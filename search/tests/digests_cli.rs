@@ -163,3 +163,126 @@ fn a_legacy_crt_report_is_read_with_a_note() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A joint search over 3 orbits (of V_17) x 2 conjugates x 2^3 offsets (48 configurations,
+/// screen only).
+fn joint(extra: &[&str]) -> Run {
+    let mut a = vec![
+        "moduli",
+        "--m",
+        "32",
+        "--l",
+        "10",
+        "--within",
+        "17",
+        "--objective",
+        "product",
+        "--orbits",
+        "3",
+        "--conjugates",
+        "2",
+        "--offset-bits",
+        "3",
+        "--top",
+        "5",
+        "--optimise",
+        "0",
+    ];
+    a.extend_from_slice(extra);
+    search(&a)
+}
+
+#[test]
+fn merge_refuses_an_edited_joint_shard_part() {
+    let d = tmp_dir("digests-joint");
+    let parts: Vec<PathBuf> = (0..2).map(|i| d.join(format!("part{i}.json"))).collect();
+    for (i, f) in parts.iter().enumerate() {
+        joint(&["--shard", &format!("{i}/2"), "--out", p(f)]).ok();
+    }
+    let v = load(&parts[0]);
+    assert!(v["digest"].as_str().is_some_and(|s| s.len() == 64), "{v}");
+    let merged = d.join("merged.json");
+    // (the parts as written merge: tests/joint.rs)
+    let merge = |part: &Path| search(&["merge", p(part), p(&parts[1]), "--out", p(&merged)]);
+    let edited = d.join("edited.json");
+    let cases: &[(&str, fn(&mut serde_json::Value), &[&str])] = &[
+        (
+            "a count no reader recomputes",
+            |v| v["space"]["matrices_counted"] = 1.into(),
+            &["edited.json is inconsistent", "`digest` does not match"],
+        ),
+        (
+            "the best configuration dropped from the list",
+            |v| {
+                v["screen_top"].as_array_mut().expect("top").remove(0);
+            },
+            &["`screen_top` does not start with the best configuration"],
+        ),
+        (
+            "a screened count",
+            |v| v["space"]["screened"] = 1.into(),
+            &["`space.screened` is 1, but shard 0/2 screens 24"],
+        ),
+        (
+            "the digest removed",
+            |v| {
+                v.as_object_mut().expect("object").remove("digest");
+            },
+            &["edited.json is inconsistent", "has no `digest`"],
+        ),
+    ];
+    for (what, edit, needles) in cases {
+        let mut e = v.clone();
+        edit(&mut e);
+        save(&edited, &e);
+        let r = merge(&edited);
+        assert_eq!(r.code, Some(1), "{what}: {}", r.stderr);
+        assert_error(&r, needles);
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_resumed_joint_search_refuses_an_edited_checkpoint() {
+    let d = tmp_dir("digests-joint-ck");
+    let ck = d.join("ck.json");
+    let out = d.join("out.json");
+    let r = joint(&[
+        "--checkpoint",
+        p(&ck),
+        "--stop-after-chunks",
+        "2",
+        "--out",
+        p(&out),
+    ]);
+    assert_eq!(r.code, Some(3), "{}", r.stderr);
+    let v = load(&ck);
+    assert_eq!(v["checkpoint_version"], 2);
+    let resume = || joint(&["--checkpoint", p(&ck), "--out", p(&out)]);
+    let mut e = v.clone();
+    e["acc"]["matrices"] = 1.into();
+    save(&ck, &e);
+    assert_error(&resume(), &["ck.json", "`digest` does not match"]);
+    let mut e = v.clone();
+    e["acc"]["top"].as_array_mut().expect("top").remove(0);
+    save(&ck, &e);
+    assert_error(
+        &resume(),
+        &["`acc.top` does not start with the best configuration"],
+    );
+    // a checkpoint of version 1 (no digest) is resumed, with a note
+    let mut e = v.clone();
+    e["checkpoint_version"] = 1.into();
+    e.as_object_mut().expect("object").remove("digest");
+    save(&ck, &e);
+    let r = resume().ok();
+    assert!(
+        r.stderr
+            .contains("is a joint-search checkpoint of version 1")
+            && r.stderr
+                .contains("only its recomputable fields vouch for it"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
