@@ -526,10 +526,10 @@ pub fn screen(p: &Prepared, opts: &RunOptions) -> Result<Acc> {
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
     if let (true, Some(c)) = (resumed, &opts.checkpoint) {
         if opts.progress {
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "{}",
                 crate::driver::resume_note(c, mine.len() - todo.len(), mine.len())
-            );
+            ));
         }
     }
     let pool = pool(opts.threads)?;
@@ -819,11 +819,11 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
             keys.push(reference);
         }
         if progress && std::io::stderr().is_terminal() {
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "full stage: optimising and emitting {} configurations ({} programs each)",
                 keys.len(),
                 cfg.l + 2
-            );
+            ));
         }
         let pool = pool(p.threads)?;
         let run = || -> Result<Vec<OptimisedEntry>> {
