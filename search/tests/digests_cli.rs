@@ -286,3 +286,22 @@ fn a_resumed_joint_search_refuses_an_edited_checkpoint() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// docs/cli.md states the rules these tests check.
+#[test]
+fn the_digest_rules_are_documented() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md");
+    let doc = String::from_utf8(read(&path)).expect("utf-8");
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    for phrase in [
+        "checkpoints, shard parts (of the weight scan and of the joint search) and crt reports carry a `digest`",
+        "and so is a file whose digest was removed",
+        "a crt report of `schema_version` 3 without `digest`",
+        "a joint-search checkpoint of `checkpoint_version` 1",
+        "A file of the current version without a digest, or a legacy-version file with one, is refused",
+        "the chosen plan's modulus is recomputed from its β",
+        "a write to stderr that fails (`2>/dev/full`, a closed stderr) is ignored",
+    ] {
+        assert!(doc.contains(phrase), "docs/cli.md no longer says: {phrase}");
+    }
+}
