@@ -296,3 +296,50 @@ pub fn check_modulus(m: u32, plan: &Plan) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crt_plan::{plan, PlanConfig, PublishedRank, ScanCache};
+
+    fn report() -> PlanReport {
+        plan(20, &PlanConfig::new(8), &ScanCache::new()).expect("plan")
+    }
+
+    #[test]
+    fn a_written_report_reads_back_and_a_recomputable_edit_is_named() {
+        let r = report();
+        let text = to_json(&r).expect("json");
+        let read = parse(text.as_bytes(), "r.json", None).expect("reads back");
+        assert!(!read.legacy);
+        assert_eq!(read.report.plans.len(), r.plans.len());
+        let edits: [(&str, fn(&mut PlanReport)); 4] = [
+            ("`product_bits`", |r| r.product_bits += 1),
+            ("`transforms[0].n_bits`", |r| r.plans[0].transforms[0].n_bits *= 2),
+            ("`published` lists 1 plan(s)", |r| {
+                r.published.push(PublishedRank {
+                    label: "x".into(),
+                    rank: 1,
+                    total_cycles: r.plans[0].cost.total_cycles,
+                })
+            }),
+            ("`best_karatsuba2_rank`", |r| r.best_karatsuba2_rank = Some(1)),
+        ];
+        for (field, edit) in edits {
+            let mut e = r.clone();
+            edit(&mut e);
+            let err = check(&e).expect_err(field);
+            assert!(err.contains(field), "{field}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_modulus_of_a_plan_is_recomputed_from_its_beta() {
+        let r = report();
+        assert_eq!(check_modulus(r.m, &r.plans[0]), Ok(()));
+        let mut p = r.plans[0].clone();
+        p.transforms[0].p = "0x3".into();
+        let err = check_modulus(r.m, &p).expect_err("edited P");
+        assert!(err.contains("`transforms[0].p` is 0x3"), "{err}");
+    }
+}
