@@ -302,6 +302,9 @@ mod tests {
     use super::*;
     use crate::crt_plan::{plan, PlanConfig, PublishedRank, ScanCache};
 
+    /// An edit of a report and the field its refusal names.
+    type Edit = (&'static str, fn(&mut PlanReport));
+
     fn report() -> PlanReport {
         plan(20, &PlanConfig::new(8), &ScanCache::new()).expect("plan")
     }
@@ -313,9 +316,11 @@ mod tests {
         let read = parse(text.as_bytes(), "r.json", None).expect("reads back");
         assert!(!read.legacy);
         assert_eq!(read.report.plans.len(), r.plans.len());
-        let edits: [(&str, fn(&mut PlanReport)); 4] = [
+        let edits: [Edit; 4] = [
             ("`product_bits`", |r| r.product_bits += 1),
-            ("`transforms[0].n_bits`", |r| r.plans[0].transforms[0].n_bits *= 2),
+            ("`transforms[0].n_bits`", |r| {
+                r.plans[0].transforms[0].n_bits *= 2
+            }),
             ("`published` lists 1 plan(s)", |r| {
                 r.published.push(PublishedRank {
                     label: "x".into(),
@@ -323,7 +328,9 @@ mod tests {
                     total_cycles: r.plans[0].cost.total_cycles,
                 })
             }),
-            ("`best_karatsuba2_rank`", |r| r.best_karatsuba2_rank = Some(1)),
+            ("`best_karatsuba2_rank`", |r| {
+                r.best_karatsuba2_rank = Some(1)
+            }),
         ];
         for (field, edit) in edits {
             let mut e = r.clone();

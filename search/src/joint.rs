@@ -791,9 +791,9 @@ fn optimise_one(p: &Prepared, k: &Key) -> Result<OptimisedEntry> {
 /// Build the report; for a complete screen also run the full stage.
 pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> {
     let cfg = &p.config;
-    let size = p.orbits.len() as u64 * u64::from(cfg.conjugates) << cfg.offset_bits;
+    let size = (p.orbits.len() as u64 * u64::from(cfg.conjugates)) << cfg.offset_bits;
     let all_orbits = crate::report::orbit_count(cfg.m, cfg.m - cfg.l);
-    let all = &all_orbits * num_bigint::BigUint::from(cfg.m) << cfg.l;
+    let all = (&all_orbits * num_bigint::BigUint::from(cfg.m)) << cfg.l;
     let complete = cfg.shard.is_none();
     if complete && acc.screened != size {
         return Err(SearchError::Internal(format!(

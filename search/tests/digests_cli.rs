@@ -192,6 +192,13 @@ fn joint(extra: &[&str]) -> Run {
     search(&a)
 }
 
+/// What an edit does, the edit, and what the refusal names.
+type Case = (
+    &'static str,
+    fn(&mut serde_json::Value),
+    &'static [&'static str],
+);
+
 #[test]
 fn merge_refuses_an_edited_joint_shard_part() {
     let d = tmp_dir("digests-joint");
@@ -205,7 +212,7 @@ fn merge_refuses_an_edited_joint_shard_part() {
     // (the parts as written merge: tests/joint.rs)
     let merge = |part: &Path| search(&["merge", p(part), p(&parts[1]), "--out", p(&merged)]);
     let edited = d.join("edited.json");
-    let cases: &[(&str, fn(&mut serde_json::Value), &[&str])] = &[
+    let cases: &[Case] = &[
         (
             "a count no reader recomputes",
             |v| v["space"]["matrices_counted"] = 1.into(),
