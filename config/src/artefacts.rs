@@ -179,12 +179,12 @@ impl Artefacts for Effort {
             .map(|(s, _)| s)
             .unwrap_or(0);
         if self.progress {
-            eprintln!(
+            crate::output::note(format_args!(
                 "export: {what}: seed {pick} of 0..={}: {} instructions, {} XORs",
                 seeds - 1,
                 emitted[pick].routine.stats.total,
                 programs[pick].xor_count()
-            );
+            ));
         }
         Ok(programs.swap_remove(pick))
     }

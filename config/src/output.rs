@@ -295,6 +295,15 @@ pub fn print(bytes: impl AsRef<[u8]>) -> Result<(), StdoutError> {
         .map_err(|source| StdoutError { source })
 }
 
+/// Write one line to standard error, ignoring a write error: warnings, notes and progress must
+/// never end a program (`eprintln!` panics when standard error is full, e.g. `2>/dev/full`), and
+/// there is nowhere left to report that standard error failed. The replacement of `eprintln!` in
+/// the tools.
+pub fn note(text: impl std::fmt::Display) {
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "{text}").and_then(|()| e.flush());
+}
+
 /// Whether an error (or one of its causes) is a closed standard output or pipe.
 pub fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
     let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);

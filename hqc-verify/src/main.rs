@@ -298,10 +298,10 @@ fn cmd_kat(a: &KatArgs) -> Result<bool> {
     let levels = levels(&a.sel)?;
     let kat_dir = locate::locate_kat_dir(a.kat_dir.as_deref())?;
     match &kat_dir {
-        Some(d) => eprintln!("official KAT folder: {}", d.display()),
-        None => eprintln!("{}", locate::PINS_ONLY_NOTE),
+        Some(d) => fafft_config::output::note(format_args!("official KAT folder: {}", d.display())),
+        None => fafft_config::output::note(format_args!("{}", locate::PINS_ONLY_NOTE)),
     }
-    eprintln!("Reed-Solomon decoder: {}", a.sel.decoder);
+    fafft_config::output::note(format_args!("Reed-Solomon decoder: {}", a.sel.decoder));
     let mut outcomes = Vec::new();
     let mut text = String::new();
     for &flavour in &a.sel.flavour.0 {
@@ -333,7 +333,7 @@ fn cmd_kat(a: &KatArgs) -> Result<bool> {
 
 fn cmd_profile(a: &ProfileArgs) -> Result<bool> {
     a.output.check(&[a.sel.params.as_deref()])?;
-    eprintln!("Reed-Solomon decoder: {}", a.sel.decoder);
+    fafft_config::output::note(format_args!("Reed-Solomon decoder: {}", a.sel.decoder));
     let kind = multiplier(&a.sel)?;
     let levels = levels(&a.sel)?;
     let mut all = Vec::new();
@@ -473,7 +473,7 @@ fn main() -> ExitCode {
             ExitCode::from(fafft_config::output::BROKEN_PIPE_STATUS)
         }
         Err(e) => {
-            eprintln!("error: {}", sentence(&e));
+            fafft_config::output::note(format_args!("error: {}", sentence(&e)));
             ExitCode::from(2)
         }
     }

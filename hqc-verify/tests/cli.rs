@@ -520,3 +520,31 @@ fn full_or_closed_stdout_never_panics() {
         assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
     }
 }
+
+/// With standard error on /dev/full (every write fails), notes and errors neither panic nor
+/// change the exit status.
+#[test]
+fn a_full_stderr_neither_panics_nor_changes_the_exit_status() {
+    let full = || {
+        std::process::Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .expect("/dev/full"),
+        )
+    };
+    // notes (the KAT folder, the decoder) on stderr, then the run: exit 0
+    let o = bin()
+        .args(KAT1)
+        .stderr(full())
+        .output()
+        .expect("binary runs");
+    assert_eq!(o.status.code(), Some(0));
+    // an error: exit 2 (a panic would be 101)
+    let o = bin()
+        .args(["kat", "--params", "missing-p.json"])
+        .stderr(full())
+        .output()
+        .expect("binary runs");
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -58,8 +58,9 @@ use std::sync::{Arc, Mutex};
 use thiserror::Error;
 
 /// Version of the JSON written by `search crt --json` (2: plan kind `karatsuba2`, the plan
-/// field `split` and `best_karatsuba2_rank`; 3: the plan field `uncalibrated`).
-pub const SCHEMA_VERSION: u32 = 3;
+/// field `split` and `best_karatsuba2_rank`; 3: the plan field `uncalibrated`; 4: `digest`,
+/// re-checked by every reader, [`crate::crt_report`]).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Errors of the planner.
 #[derive(Debug, Error)]
@@ -853,6 +854,11 @@ pub struct PlanReport {
     pub best_karatsuba2_rank: Option<usize>,
     /// Why the preferred plan wins, in words.
     pub summary: String,
+    /// [`crate::digest`] over every other member of the file as written
+    /// ([`crate::crt_report::to_json`]); None in a report read from a file written before
+    /// reports carried one (schema_version 3) and in a report not yet written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 /// Per-l summary of the moduli.
@@ -1476,6 +1482,7 @@ pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, C
         best_two_moduli_rank: best_two,
         best_karatsuba2_rank: best_karatsuba2,
         summary,
+        digest: None,
     })
 }
 
@@ -1898,7 +1905,7 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
             &work,
         )?);
     }
-    let json = serde_json::to_string_pretty(&report)? + "\n";
+    let json = crate::crt_report::to_json(&report)?;
     if let Some(out) = &args.out {
         crate::atomic::write_atomic(out, json.as_bytes()).map_err(|source| CrtError::Write {
             path: out.display().to_string(),

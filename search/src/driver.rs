@@ -255,7 +255,10 @@ pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> R
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
     if let (true, Some(p)) = (resumed, &opts.checkpoint) {
         if opts.progress {
-            eprintln!("{}", resume_note(p, mine.len() - todo.len(), mine.len()));
+            fafft_config::output::note(format_args!(
+                "{}",
+                resume_note(p, mine.len() - todo.len(), mine.len())
+            ));
         }
     }
 

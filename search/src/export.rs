@@ -274,18 +274,18 @@ pub fn export_effort(
     let staging = stage(out, force)?;
     let t0 = std::time::Instant::now();
     if progress {
-        eprintln!(
+        fafft_config::output::note(format_args!(
             "export: deriving tables, optimising the XOR programs and emitting the Thumb-2 routines ..."
-        );
+        ));
     }
     let derived = if effort.is_default() {
         cfg.derive()?
     } else {
         if progress {
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "export: effort {} optimiser seeds per matrix, {} moves per routine (each matrix's programs are emitted and the shortest routine is kept) ...",
                 effort.seeds, effort.moves
-            );
+            ));
         }
         cfg.derive_with(&Effort {
             progress,
@@ -293,11 +293,11 @@ pub fn export_effort(
         })?
     };
     if progress {
-        eprintln!(
+        fafft_config::output::note(format_args!(
             "export: {} routines ready ({:.1} s)",
             derived.routines.len(),
             t0.elapsed().as_secs_f64()
-        );
+        ));
     }
     let prov = fafft_config::spec::Provenance {
         command: command_of_effort(cfg, out, layout, effort),

@@ -16,11 +16,12 @@
 //!   hold the screen only; the full stage runs on the complete screen (unsharded run, or
 //!   `search merge`).
 
+mod checkpoint;
 pub mod full;
+mod merge;
 pub mod paar;
 pub mod proxy;
 
-use crate::atomic::write_atomic;
 use crate::driver::RunOptions;
 use crate::error::{Result, SearchError};
 use crate::measure::{fit_with, worst_summary, MeasuredTable, ModelError, Routines};
@@ -34,12 +35,9 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
 
 /// Version of the joint-search JSON.
 pub const JOINT_SCHEMA_VERSION: u32 = 2;
-/// Checkpoint layout version.
-const CHECKPOINT_VERSION: u32 = 1;
 
 /// The options of a joint search (what `search moduli --objective product` takes).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,25 +172,27 @@ impl Acc {
             self.top.truncate(keep);
         }
     }
-    /// Re-check what a checkpoint's accumulator implies about itself: `top` in the total order
-    /// without repeats, every entry of `top` no better than the best of its orbit, and the first
-    /// entry of `top` the best of all orbits. The error names the field.
-    fn check_consistent(&self) -> std::result::Result<(), String> {
+    /// Re-check what an accumulator read from a file implies about itself: `top` in the total
+    /// order without repeats, every entry of `top` no better than the best of its orbit, and the
+    /// first entry of `top` the best of all orbits. The error names the field as the file
+    /// spells it (`names`: the file's names of `top` and `best_per_orbit`).
+    fn check_consistent(&self, names: (&str, &str)) -> std::result::Result<(), String> {
+        let (top, bpo) = names;
         if self
             .top
             .windows(2)
             .any(|w| w[0].cmp_total(&w[1]) != Ordering::Less)
         {
-            return Err("`acc.top` is not in the total order".into());
+            return Err(format!("`{top}` is not in the total order"));
         }
         for k in &self.top {
             match self.best_per_orbit.get(&k.orbit) {
                 Some(b) if b.cmp_total(k) != Ordering::Greater => {}
                 _ => {
                     return Err(format!(
-                    "`acc.best_per_orbit` holds nothing as good as the `acc.top` entry of orbit {}",
-                    k.orbit
-                ))
+                        "`{bpo}` holds nothing as good as the `{top}` entry of orbit {}",
+                        k.orbit
+                    ))
                 }
             }
         }
@@ -202,7 +202,9 @@ impl Acc {
                 .values()
                 .any(|b| b.cmp_total(first) == Ordering::Less)
             {
-                return Err("`acc.top` does not start with the best configuration".into());
+                return Err(format!(
+                    "`{top}` does not start with the best configuration"
+                ));
             }
         }
         Ok(())
@@ -475,84 +477,6 @@ impl Prepared {
 // ---------------------------------------------------------------------------------------------
 // Running: threads, checkpoints, progress.
 
-#[derive(Serialize, Deserialize)]
-struct CheckpointFile {
-    checkpoint_version: u32,
-    config: JointConfig,
-    chunk_count: usize,
-    done: Vec<usize>,
-    acc: Acc,
-}
-
-fn save_checkpoint(
-    path: &Path,
-    config: &JointConfig,
-    count: usize,
-    done: &BTreeSet<usize>,
-    acc: &Acc,
-) -> Result<()> {
-    let f = CheckpointFile {
-        checkpoint_version: CHECKPOINT_VERSION,
-        config: config.clone(),
-        chunk_count: count,
-        done: done.iter().copied().collect(),
-        acc: acc.clone(),
-    };
-    write_atomic(path, &serde_json::to_vec(&f)?).map_err(|source| SearchError::Io {
-        action: "write checkpoint",
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-fn load_checkpoint(
-    path: &Path,
-    config: &JointConfig,
-    count: usize,
-) -> Result<Option<(BTreeSet<usize>, Acc)>> {
-    let bytes = match fafft_config::input::read_bytes(path, fafft_config::input::CHECKPOINT) {
-        Ok(b) => b,
-        Err(e) if e.is_not_found() => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    let perr = |reason: String| SearchError::Parse {
-        path: path.to_path_buf(),
-        what: "a joint-search checkpoint",
-        reason,
-    };
-    let f: CheckpointFile = serde_json::from_slice(&bytes).map_err(|e| perr(e.to_string()))?;
-    if f.checkpoint_version != CHECKPOINT_VERSION {
-        return Err(perr(format!(
-            "checkpoint version {} (expected {CHECKPOINT_VERSION})",
-            f.checkpoint_version
-        )));
-    }
-    if f.config != *config {
-        return Err(SearchError::CheckpointMismatch {
-            path: path.to_path_buf(),
-            detail: json_diff(&f.config, config),
-        });
-    }
-    if f.chunk_count != count {
-        return Err(perr(format!(
-            "`chunk_count` {} does not match this run's {count}",
-            f.chunk_count
-        )));
-    }
-    if let Some(bad) = f.done.iter().find(|&&i| i >= count) {
-        return Err(perr(format!(
-            "`done` lists chunk {bad}, but the run has chunks 0 to {}",
-            count.saturating_sub(1)
-        )));
-    }
-    let done: BTreeSet<usize> = f.done.iter().copied().collect();
-    if done.len() != f.done.len() {
-        return Err(perr("`done` lists a chunk twice".into()));
-    }
-    f.acc.check_consistent().map_err(perr)?;
-    Ok(Some((done, f.acc)))
-}
-
 fn json_diff<T: Serialize>(a: &T, b: &T) -> String {
     let va = serde_json::to_value(a).unwrap_or_default();
     let vb = serde_json::to_value(b).unwrap_or_default();
@@ -593,7 +517,7 @@ pub fn screen(p: &Prepared, opts: &RunOptions) -> Result<Acc> {
     let loaded = match &opts.checkpoint {
         Some(c) => {
             crate::atomic::remove_stale_temps(c);
-            load_checkpoint(c, &p.config, count)?
+            checkpoint::load(c, &p.config, count)?
         }
         None => None,
     };
@@ -602,10 +526,10 @@ pub fn screen(p: &Prepared, opts: &RunOptions) -> Result<Acc> {
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
     if let (true, Some(c)) = (resumed, &opts.checkpoint) {
         if opts.progress {
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "{}",
                 crate::driver::resume_note(c, mine.len() - todo.len(), mine.len())
-            );
+            ));
         }
     }
     let pool = pool(opts.threads)?;
@@ -652,7 +576,7 @@ pub fn screen(p: &Prepared, opts: &RunOptions) -> Result<Acc> {
         processed += ids.len();
         pos = end;
         if let Some(c) = &opts.checkpoint {
-            save_checkpoint(c, &p.config, count, &done, &acc)?;
+            checkpoint::save(c, &p.config, count, &done, &acc)?;
         }
         if let Some(b) = &bar {
             b.inc(ids.len() as u64);
@@ -662,7 +586,7 @@ pub fn screen(p: &Prepared, opts: &RunOptions) -> Result<Acc> {
         b.finish_and_clear();
     }
     if let Some(c) = &opts.checkpoint {
-        save_checkpoint(c, &p.config, count, &done, &acc)?;
+        checkpoint::save(c, &p.config, count, &done, &acc)?;
     }
     Ok(acc)
 }
@@ -767,6 +691,10 @@ pub struct JointReport {
     pub winner: Option<OptimisedEntry>,
     /// Winner against the weight-only reference (modelled product cycles).
     pub gain: Option<String>,
+    /// Present only in shard outputs: [`crate::digest::of_text`] over every other member,
+    /// re-checked by `search merge`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
 }
 
 /// `part of whole (p %)`: the counts themselves, not a reduced fraction.
@@ -863,9 +791,9 @@ fn optimise_one(p: &Prepared, k: &Key) -> Result<OptimisedEntry> {
 /// Build the report; for a complete screen also run the full stage.
 pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> {
     let cfg = &p.config;
-    let size = p.orbits.len() as u64 * u64::from(cfg.conjugates) << cfg.offset_bits;
+    let size = (p.orbits.len() as u64 * u64::from(cfg.conjugates)) << cfg.offset_bits;
     let all_orbits = crate::report::orbit_count(cfg.m, cfg.m - cfg.l);
-    let all = &all_orbits * num_bigint::BigUint::from(cfg.m) << cfg.l;
+    let all = (&all_orbits * num_bigint::BigUint::from(cfg.m)) << cfg.l;
     let complete = cfg.shard.is_none();
     if complete && acc.screened != size {
         return Err(SearchError::Internal(format!(
@@ -891,11 +819,11 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
             keys.push(reference);
         }
         if progress && std::io::stderr().is_terminal() {
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "full stage: optimising and emitting {} configurations ({} programs each)",
                 keys.len(),
                 cfg.l + 2
-            );
+            ));
         }
         let pool = pool(p.threads)?;
         let run = || -> Result<Vec<OptimisedEntry>> {
@@ -983,7 +911,7 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
     // a shard lists everything it kept, so that `search merge` sees what one run would keep
     let listed = if complete { cfg.top } else { p.keep() };
     let keep: Vec<ConfigEntry> = acc.top.iter().take(listed).map(|k| entry(p, k)).collect();
-    Ok(JointReport {
+    let mut report = JointReport {
         config: cfg.clone(),
         big_n: u64::from(cfg.m) << cfg.l,
         residue_method: (cfg.c > 0).then(|| {
@@ -1014,7 +942,13 @@ pub fn finalize(p: &Prepared, acc: &Acc, progress: bool) -> Result<JointReport> 
         weight_only,
         winner,
         gain,
-    })
+        digest: None,
+    };
+    if cfg.shard.is_some() {
+        report.digest = Some(String::new());
+        report.digest = Some(crate::digest::of_text(&report)?);
+    }
+    Ok(report)
 }
 
 /// Run a joint search end to end.
@@ -1036,159 +970,7 @@ pub fn is_joint(bytes: &[u8]) -> bool {
         .unwrap_or(false)
 }
 
-/// Merge shard outputs of a joint search into the report of one unsharded run.
-pub fn merge(parts: &[(PathBuf, Vec<u8>)], threads: Option<usize>) -> Result<JointReport> {
-    if parts.is_empty() {
-        return Err(SearchError::Merge("no shard outputs given".into()));
-    }
-    let mut reports = Vec::new();
-    for (path, bytes) in parts {
-        let r: JointReport = serde_json::from_slice(bytes).map_err(|e| SearchError::Parse {
-            path: path.clone(),
-            what: "a joint-search shard output",
-            reason: e.to_string(),
-        })?;
-        if r.config.shard.is_none() {
-            return Err(SearchError::Merge(format!(
-                "{} is not a shard output (it has no \"shard\" field)",
-                path.display()
-            )));
-        }
-        reports.push((path, r));
-    }
-    let (p0, r0) = &reports[0];
-    let mut base = r0.config.clone();
-    base.shard = None;
-    let s_count = r0.config.shard.map_or(1, |s| s.count);
-    let mut seen: BTreeMap<u32, &PathBuf> = BTreeMap::new();
-    for (path, r) in &reports {
-        let mut c = r.config.clone();
-        let sh = c.shard.take().unwrap_or(Shard { index: 0, count: 1 });
-        if c != base {
-            return Err(SearchError::Merge(format!(
-                "{} and {} come from different configurations ({})",
-                p0.display(),
-                path.display(),
-                json_diff(&base, &c)
-            )));
-        }
-        if sh.count != s_count {
-            return Err(SearchError::Merge(format!(
-                "{} is shard {}/{} but {} is of a split into {s_count}",
-                path.display(),
-                sh.index,
-                sh.count,
-                p0.display()
-            )));
-        }
-        if let Some(prev) = seen.insert(sh.index, path) {
-            return Err(SearchError::Merge(format!(
-                "shard {}/{s_count} given twice ({} and {})",
-                sh.index,
-                prev.display(),
-                path.display()
-            )));
-        }
-    }
-    let missing: Vec<String> = (0..s_count)
-        .filter(|i| !seen.contains_key(i))
-        .map(|i| format!("{i}/{s_count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(SearchError::Merge(format!(
-            "missing shard(s) {}",
-            missing.join(", ")
-        )));
-    }
-    if base.schema_version != JOINT_SCHEMA_VERSION
-        || base.tool_version != crate::report::TOOL_VERSION
-        || base.cost_model_version != COST_MODEL_VERSION
-    {
-        return Err(SearchError::Merge(format!(
-            "{} was written by schema {} / tool {} / cost model {}, this is schema {JOINT_SCHEMA_VERSION} / tool {} / cost model {COST_MODEL_VERSION}; rerun the shards with this version",
-            p0.display(),
-            base.schema_version,
-            base.tool_version,
-            base.cost_model_version,
-            crate::report::TOOL_VERSION
-        )));
-    }
-    let args = JointArgs {
-        m: base.m,
-        l: base.l,
-        within: Some(base.within),
-        orbits: base.orbits,
-        conjugates: base.conjugates,
-        offset_bits: base.offset_bits,
-        n: Some(base.n),
-        c: Some(base.c),
-        top: base.top,
-        optimise: base.optimise,
-        shard: None,
-    };
-    let p = prepare(&args, threads)
-        .map_err(|e| SearchError::Merge(format!("{}: {e}", p0.display())))?;
-    if p.config != base {
-        return Err(SearchError::Merge(format!(
-            "{}: the configuration does not reproduce ({})",
-            p0.display(),
-            json_diff(&base, &p.config)
-        )));
-    }
-    let keep = p.keep();
-    let mut acc = Acc::default();
-    for (path, r) in &reports {
-        let key = |e: &ConfigEntry| -> Result<Key> {
-            if e.orbit as usize >= p.orbits.len()
-                || e.conjugate >= base.conjugates
-                || u64::from(e.offset) >> base.offset_bits != 0
-            {
-                return Err(SearchError::Merge(format!(
-                    "{}: configuration (orbit {}, conjugate {}, offset {}) is outside the space",
-                    path.display(),
-                    e.orbit,
-                    e.conjugate,
-                    e.offset
-                )));
-            }
-            // the proxy is recomputed exactly as the screen computes it (a decimal JSON number
-            // need not parse back to the same bits), and must agree with the file's
-            let (x, _) = p.proxy_direct(e.orbit, e.conjugate, e.offset)?;
-            let proxy = p.base[e.orbit as usize] + p.affine.eval(&x);
-            if (proxy - e.proxy_cycles).abs() > 1e-6 * proxy.abs().max(1.0) {
-                return Err(SearchError::Merge(format!(
-                    "{}: configuration (orbit {}, conjugate {}, offset {}) has proxy {} in the file but {proxy} here",
-                    path.display(),
-                    e.orbit,
-                    e.conjugate,
-                    e.offset,
-                    e.proxy_cycles
-                )));
-            }
-            Ok(Key {
-                proxy,
-                orbit: e.orbit,
-                conjugate: e.conjugate,
-                offset: e.offset,
-            })
-        };
-        let top = r.screen_top.iter().map(key).collect::<Result<Vec<_>>>()?;
-        let mut bpo = BTreeMap::new();
-        for e in &r.best_per_orbit {
-            bpo.insert(e.orbit, key(e)?);
-        }
-        acc.merge(
-            Acc {
-                screened: r.space.screened,
-                matrices: r.space.matrices_counted,
-                top,
-                best_per_orbit: bpo,
-            },
-            keep,
-        );
-    }
-    finalize(&p, &acc, false)
-}
+pub use merge::merge;
 
 /// One-paragraph summary for stderr.
 pub fn summary(r: &JointReport) -> String {

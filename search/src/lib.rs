@@ -17,6 +17,7 @@ pub mod atomic;
 pub mod codegen;
 pub mod cost;
 pub mod crt_plan;
+pub mod crt_report;
 pub mod digest;
 pub mod driver;
 pub mod error;

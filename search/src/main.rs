@@ -336,7 +336,11 @@ fn run(cli: Cli) -> Result<()> {
             let bytes = to_json(&report)?;
             emit(&bytes, out.as_deref(), json)?;
             if let Some(o) = &out {
-                eprintln!("{}\nwritten to {}", summary(&report), o.display());
+                fafft_config::output::note(format_args!(
+                    "{}\nwritten to {}",
+                    summary(&report),
+                    o.display()
+                ));
             }
         }
         Cmd::Merge {
@@ -353,11 +357,11 @@ fn run(cli: Cli) -> Result<()> {
                 let report = search::joint::merge(&data, threads.map(|t| t as usize))?;
                 emit(&to_json(&report)?, out.as_deref(), json)?;
                 if let Some(o) = &out {
-                    eprintln!(
+                    fafft_config::output::note(format_args!(
                         "{}\nwritten to {}",
                         search::joint::summary(&report),
                         o.display()
-                    );
+                    ));
                 }
                 return Ok(());
             }
@@ -368,7 +372,11 @@ fn run(cli: Cli) -> Result<()> {
             )?;
             emit(&to_json(&report)?, out.as_deref(), json)?;
             if let Some(o) = &out {
-                eprintln!("{}\nwritten to {}", summary(&report), o.display());
+                fafft_config::output::note(format_args!(
+                    "{}\nwritten to {}",
+                    summary(&report),
+                    o.display()
+                ));
             }
         }
         Cmd::Crt(a) => search::crt_plan::run(&a)?,
@@ -417,7 +425,7 @@ fn run_joint_cli(
     let t2 = std::time::Instant::now();
     let report = search::joint::finalize(&p, &acc, opts.progress)?;
     emit(&to_json(&report)?, out.as_deref(), json)?;
-    eprintln!(
+    fafft_config::output::note(format_args!(
         "{}\nwall time {:.1} s (orbit scan {:.1} s, screen {:.1} s, full stage {:.1} s){}",
         search::joint::summary(&report),
         t0.elapsed().as_secs_f64(),
@@ -427,7 +435,7 @@ fn run_joint_cli(
         out.as_ref()
             .map(|o| format!(", written to {}", o.display()))
             .unwrap_or_default()
-    );
+    ));
     Ok(())
 }
 
@@ -441,10 +449,10 @@ fn main() -> ExitCode {
                 return ExitCode::from(fafft_config::output::BROKEN_PIPE_STATUS);
             }
             if let Some(SearchError::Stopped { .. }) = e.downcast_ref::<SearchError>() {
-                eprintln!("search: {e}");
+                fafft_config::output::note(format_args!("search: {e}"));
                 return ExitCode::from(3);
             }
-            eprintln!("error: {}", error_text(&e));
+            fafft_config::output::note(format_args!("error: {}", error_text(&e)));
             ExitCode::FAILURE
         }
     }

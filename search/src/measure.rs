@@ -1053,12 +1053,12 @@ pub fn measure_plans(
         };
         if let Some(why) = not_buildable(p, report.m) {
             mp.skipped = Some(format!("NOT MEASURED: not buildable on the board: {why}"));
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "measure: plan {} ({}): {}",
                 p.rank,
                 p.label,
                 mp.skipped.as_deref().unwrap_or("")
-            );
+            ));
             plans.push(mp);
             continue;
         }
@@ -1086,20 +1086,20 @@ pub fn measure_plans(
         ) && export_split_matches(&dir.join("params.json"), split.as_ref())
             && export_second_matches(&dir.join("params.json"), second.as_ref())
         {
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "measure: plan {} ({}): reusing the export in {} (same configuration; the board verifies it)",
                 p.rank,
                 p.label,
                 dir.display()
-            );
+            ));
             mp.reused_export = true;
         } else {
-            eprintln!(
+            fafft_config::output::note(format_args!(
                 "measure: plan {} ({}): export to {}",
                 p.rank,
                 p.label,
                 dir.display()
-            );
+            ));
             crate::export::export_layout(&cfg, &dir, true, crate::export::Layout::Project, false)
                 .map_err(|e| MeasureError::Export {
                 rank: p.rank,
@@ -1107,7 +1107,10 @@ pub fn measure_plans(
                 reason: e.to_string(),
             })?;
         }
-        eprintln!("measure: plan {} ({}): hqc-verify board", p.rank, p.label);
+        fafft_config::output::note(format_args!(
+            "measure: plan {} ({}): hqc-verify board",
+            p.rank, p.label
+        ));
         let v = run_board(&hqc, &dir.join("params.json"), &work.join("build"))?;
         let name = format!("crt-{}-rank-{}", report.n, p.rank);
         match row_from_board(
@@ -1419,9 +1422,9 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             command += &format!(" (the --table rows were made by: {})", t.command);
         }
         for file in &a.crt {
-            let text = read(file, fafft_config::input::REPORT_JSON)?;
-            let v: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| anyhow::anyhow!("{} is not a crt report: {e}", file.display()))?;
+            // the crt reports' one reader (digest, recomputable fields); `measured` is read
+            // from the checked file's JSON
+            let v = crate::crt_report::read(file)?.value;
             let plans = get(&v, &["measured", "plans"])
                 .and_then(|p| p.as_array())
                 .ok_or_else(|| {
@@ -1459,19 +1462,19 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 })?;
                 let label = p.get("label").and_then(|l| l.as_str()).unwrap_or("?");
                 if !matches!(kind, "single" | "residue" | "two_moduli" | "karatsuba2") {
-                    eprintln!(
+                    fafft_config::output::note(format_args!(
                         "calibrate: {}: plan {rank} ({label}) left out: the board builds no {kind} plan",
                         file.display()
-                    );
+                    ));
                     continue;
                 }
                 let mut row: TableRow = serde_json::from_value(m.clone())
                     .map_err(|e| anyhow::anyhow!("{}: bad measured row: {e}", file.display()))?;
                 if kind == "two_moduli" && row.second.is_none() {
-                    eprintln!(
+                    fafft_config::output::note(format_args!(
                         "calibrate: {}: plan {rank} ({label}) left out: its measured row records no second modulus (measured before rows carried one; re-run search crt --measure)",
                         file.display()
-                    );
+                    ));
                     continue;
                 }
                 if kind == "karatsuba2" && row.split.is_none() {
@@ -1526,10 +1529,10 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         if a.drop_kat_failures {
             rows.retain(|r| {
                 if !r.kat_passed {
-                    eprintln!(
+                    fafft_config::output::note(format_args!(
                         "calibrate: row {} (l = {}, beta {}, c = {}, chain {}) left out: KAT {}",
                         r.name, r.l, r.beta, r.c, r.chain, r.kat
-                    );
+                    ));
                 }
                 r.kat_passed
             });

@@ -3,13 +3,16 @@
 //! (docs/cli.md §2.6).
 //!
 //! FILE is read by the bounded reader [`fafft_config::input`] and parsed with the writer's own
-//! serde types: a `search crt --json` report as [`PlanReport`] (plans in rank order), a
-//! joint-search report (`search moduli --objective product`) as [`JointReport`] (rank K is the
-//! K-th entry of `optimised`, best modelled product first). The plan becomes the same
+//! serde types: a `search crt --json` report as [`PlanReport`] by the crt reports' one reader
+//! [`crate::crt_report`] (digest and recomputable fields checked; plans in rank order; the
+//! chosen plan's modulus is recomputed from its β), a joint-search report (`search moduli
+//! --objective product`) as [`JointReport`] (rank K is the K-th entry of `optimised`, best
+//! modelled product first). The plan becomes the same
 //! [`ExportConfig`] the flags would give, so the exported folder, its params.json and the
 //! `command` recorded there are byte for byte those of the flag-based export.
 
-use crate::crt_plan::{Plan, PlanKind, PlanReport, SCHEMA_VERSION};
+use crate::crt_plan::{Plan, PlanKind, PlanReport};
+use crate::crt_report::{self, ReportError};
 use crate::export::ExportConfig;
 use crate::joint::{JointReport, JOINT_SCHEMA_VERSION};
 use fafft_config::beta::parse_u32;
@@ -78,18 +81,19 @@ pub enum PlanExportError {
         /// The parser's reason.
         reason: String,
     },
-    /// The report's schema is not the one this tool writes.
-    #[error("{path} is a {what} report of schema_version {found}; this search reads schema_version {expected} (re-run the command that wrote it)")]
+    /// The joint-search report's schema is not the one this tool writes.
+    #[error("{path} is a joint-search report of schema_version {found}; this search reads schema_version {expected} (re-run the command that wrote it)")]
     Schema {
         /// FILE.
         path: String,
-        /// "crt" or "joint-search".
-        what: &'static str,
         /// The file's schema.
         found: u32,
         /// This tool's schema.
         expected: u32,
     },
+    /// A crt report refused by its reader (schema, an edited field, the digest).
+    #[error(transparent)]
+    Report(#[from] ReportError),
     /// A joint-search shard part (no optimised plans).
     #[error("{path} is a shard part of a joint search, which lists no optimised plans; join the parts with `search merge` and export from the merged report")]
     Shard {
@@ -163,8 +167,23 @@ pub fn choose(file: &Path, rank: Rank) -> Result<Chosen, PlanExportError> {
         let report: JointReport = serde_json::from_slice(&bytes).map_err(json_err)?;
         joint_plan(&report, rank, &path)
     } else {
-        let report: PlanReport = serde_json::from_slice(&bytes).map_err(json_err)?;
-        crt_plan(&report, rank, &path)
+        let modulus = |r: &PlanReport| {
+            select(r, rank).map_or(Ok(()), |plan| crt_report::check_modulus(r.m, plan))
+        };
+        let read = crt_report::parse(
+            &bytes,
+            &path,
+            Some((
+                "the exported plan's modulus recomputed from its β",
+                &modulus,
+            )),
+        )
+        .map_err(|e| match e {
+            // neither report: say so for both
+            ReportError::Json { path, reason } => PlanExportError::Json { path, reason },
+            e => e.into(),
+        })?;
+        crt_plan(&read.report, rank, &path)
     }
 }
 
@@ -182,29 +201,30 @@ fn rank_error(rank: Rank, path: &str, count: usize) -> PlanExportError {
     }
 }
 
-/// The plan of a `search crt` report.
+/// The plan of a `search crt` report (read by [`crt_report`]), its modulus recomputed from
+/// its β ([`crt_report::check_modulus`]).
 pub fn crt_plan(report: &PlanReport, rank: Rank, path: &str) -> Result<Chosen, PlanExportError> {
-    if report.schema_version != SCHEMA_VERSION {
-        return Err(PlanExportError::Schema {
-            path: path.into(),
-            what: "crt",
-            found: report.schema_version,
-            expected: SCHEMA_VERSION,
-        });
-    }
-    let plan = match rank {
+    let plan = select(report, rank).ok_or_else(|| rank_error(rank, path, report.plans.len()))?;
+    crt_report::check_modulus(report.m, plan).map_err(|problem| ReportError::Inconsistent {
+        path: path.into(),
+        problem,
+    })?;
+    Ok(Chosen {
+        rank: plan.rank,
+        label: plan.label.clone(),
+        config: plan_config(report.m, report.n, plan, path)?,
+    })
+}
+
+/// The plan of `report` that `rank` selects.
+fn select(report: &PlanReport, rank: Rank) -> Option<&Plan> {
+    match rank {
         Rank::Number(k) => report.plans.iter().find(|p| p.rank == k),
         Rank::FirstResidueOrSingle => report
             .plans
             .iter()
             .find(|p| matches!(p.kind, PlanKind::Residue | PlanKind::Single)),
     }
-    .ok_or_else(|| rank_error(rank, path, report.plans.len()))?;
-    Ok(Chosen {
-        rank: plan.rank,
-        label: plan.label.clone(),
-        config: plan_config(report.m, report.n, plan, path)?,
-    })
 }
 
 /// The kind as the report spells it (`two_moduli`).
@@ -276,7 +296,6 @@ pub fn joint_plan(report: &JointReport, rank: Rank, path: &str) -> Result<Chosen
     if cfg.schema_version != JOINT_SCHEMA_VERSION {
         return Err(PlanExportError::Schema {
             path: path.into(),
-            what: "joint-search",
             found: cfg.schema_version,
             expected: JOINT_SCHEMA_VERSION,
         });

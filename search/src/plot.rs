@@ -383,89 +383,42 @@ pub struct Bar {
     pub parts: Vec<(String, f64)>,
 }
 
-/// What a crt report's plans imply about themselves: each plan's components sum to its
-/// `total_cycles`, the plans are ranked 1, 2, ... in ascending total. An edited cost is
-/// refused with the plan and field named.
-fn check_plans(plans: &[serde_json::Value]) -> Result<(), String> {
-    let mut prev = f64::NEG_INFINITY;
-    for (i, p) in plans.iter().enumerate() {
-        let cost = &p["cost"];
-        let sum: f64 = [
-            "forward",
-            "pointwise",
-            "inverse",
-            "residue",
-            "reconstruction",
-        ]
-        .iter()
-        .map(|k| cost[*k]["cycles"].as_f64().unwrap_or(f64::NAN))
-        .sum();
-        let total = cost["total_cycles"].as_f64().unwrap_or(f64::NAN);
-        let agrees = (sum - total).abs() <= 1e-6 * total.abs() + 1e-6; // false for NaN
-        if !agrees {
-            return Err(format!(
-                "plan {}: `cost.total_cycles` {total} is not the sum {sum} of its components",
-                i + 1
-            ));
-        }
-        if p["rank"].as_u64() != Some(i as u64 + 1) || total < prev {
-            return Err(format!(
-                "plan {}: `rank` {} is not its place in ascending `total_cycles`",
-                i + 1,
-                p["rank"]
-            ));
-        }
-        prev = total;
-    }
-    Ok(())
-}
-
-/// Bars of the preferred and published plans from a `search crt --json` report.
-pub fn bars_from_report(v: &serde_json::Value) -> Result<Vec<Bar>, PlotError> {
-    let err = |m: &str| PlotError::Input {
+/// Bars of the preferred and published plans from a `search crt` report (read from a file by
+/// [`crate::crt_report::read`], which checks it; a report computed here is checked the same
+/// way, [`crate::crt_report::check`]).
+pub fn bars_from_report(r: &crt_plan::PlanReport) -> Result<Vec<Bar>, PlotError> {
+    let err = |m: String| PlotError::Input {
         path: "crt report".into(),
-        msg: m.into(),
+        msg: m,
     };
-    let n = v
-        .get("n")
-        .and_then(|x| x.as_u64())
-        .ok_or_else(|| err("missing n"))?;
+    crate::crt_report::check(r).map_err(err)?;
     let level = crt_plan::PUBLISHED
         .iter()
-        .find(|p| p.n == n)
+        .find(|p| p.n == r.n)
         .map(|p| p.level.to_string())
-        .unwrap_or_else(|| format!("n = {n}"));
-    let plans = v
-        .get("plans")
-        .and_then(|x| x.as_array())
-        .ok_or_else(|| err("missing plans"))?;
-    check_plans(plans).map_err(|m| err(&m))?;
-    let bar_of = |p: &serde_json::Value, tag: &str| -> Bar {
+        .unwrap_or_else(|| format!("n = {}", r.n));
+    let bar_of = |p: &crt_plan::Plan, tag: &str| -> Bar {
+        let c = &p.cost;
         let parts = [
-            "forward",
-            "pointwise",
-            "inverse",
-            "residue",
-            "reconstruction",
+            ("forward", c.forward.cycles),
+            ("pointwise", c.pointwise.cycles),
+            ("inverse", c.inverse.cycles),
+            ("residue", c.residue.cycles),
+            ("reconstruction", c.reconstruction.cycles),
         ]
         .iter()
-        .map(|k| {
-            (
-                k.to_string(),
-                p["cost"][*k]["cycles"].as_f64().unwrap_or(0.0),
-            )
-        })
+        .map(|(k, y)| (k.to_string(), *y))
         .collect();
-        let w = p["transforms"][0]["weight"].as_u64().unwrap_or(0);
+        let w = p.transforms.first().map_or(0, |t| t.weight);
         Bar {
             label: format!("{level} {tag}"),
-            plan: format!("{} (wt {w})", p["label"].as_str().unwrap_or("?")),
+            plan: format!("{} (wt {w})", p.label),
             parts,
         }
     };
     let mut bars = Vec::new();
-    let best = plans.first().ok_or_else(|| err("no plans"))?;
-    let best_is_pub = !best["published"].is_null();
+    let best = r.plans.first().ok_or_else(|| err("no plans".into()))?;
+    let best_is_pub = best.published.is_some();
     bars.push(bar_of(
         best,
         if best_is_pub {
@@ -475,9 +428,8 @@ pub fn bars_from_report(v: &serde_json::Value) -> Result<Vec<Bar>, PlotError> {
         },
     ));
     if !best_is_pub {
-        if let Some(p) = plans.iter().find(|p| !p["published"].is_null()) {
-            let rank = p["rank"].as_u64().unwrap_or(0);
-            bars.push(bar_of(p, &format!("published (rank {rank})")));
+        if let Some(p) = r.plans.iter().find(|p| p.published.is_some()) {
+            bars.push(bar_of(p, &format!("published (rank {})", p.rank)));
         }
     }
     Ok(bars)
@@ -1127,25 +1079,17 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                 model_name = cost::CALIBRATED_MODEL_VERSION.to_string();
                 for pb in crt_plan::PUBLISHED {
                     let r = crt_plan::plan(pb.n, &cfg, &cache)?;
-                    bars.extend(bars_from_report(&serde_json::to_value(&r)?)?);
+                    bars.extend(bars_from_report(&r)?);
                 }
             } else {
                 for p in input {
-                    let text = fafft_config::input::read_text(p, fafft_config::input::REPORT_JSON)
-                        .map_err(|e| PlotError::Range(e.to_string()))?;
-                    let v: serde_json::Value =
-                        serde_json::from_str(&text).map_err(|e| PlotError::Input {
-                            path: p.display().to_string(),
-                            msg: e.to_string(),
-                        })?;
-                    if let Some(t) = v["cost_table"]["name"].as_str() {
-                        table_name = t.to_string();
-                    }
+                    let r = crate::crt_report::read(p)?.report;
+                    table_name = r.cost_table.name.clone();
                     // The bars are the plans' `cost` fields: cycles of the report's model.
-                    let m = v["cost_model_version"].as_str().unwrap_or("unknown model");
+                    let m = &r.cost_model_version;
                     if model_name.is_empty() {
-                        model_name = m.to_string();
-                    } else if model_name != m {
+                        model_name = m.clone();
+                    } else if model_name != *m {
                         return Err(PlotError::Input {
                             path: p.display().to_string(),
                             msg: format!(
@@ -1154,7 +1098,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                         }
                         .into());
                     }
-                    bars.extend(bars_from_report(&v)?);
+                    bars.extend(bars_from_report(&r)?);
                 }
             }
             if bars.is_empty() {

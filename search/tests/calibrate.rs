@@ -144,21 +144,29 @@ fn product_ratio(report: &serde_json::Value, name: &str) -> f64 {
         .expect("product ratio")
 }
 
-/// `search calibrate --crt` finds a measured plan's kind by the plan's `rank` field, not by its
-/// position in `plans`: with the plans of a committed `--measure` report listed in reverse
-/// order, every measured plan of the HQC-5 report (single FAFFT, two moduli, 2-Karatsuba split,
-/// residue plans) becomes a row modelled as its own kind; the split row, measured before rows
-/// recorded their split, takes it from its plan.
+/// `search calibrate --crt` finds a measured plan's kind by the plan's `rank` field: every
+/// measured plan of the committed HQC-5 `--measure` report (single FAFFT, two moduli,
+/// 2-Karatsuba split, residue plans) becomes a row modelled as its own kind; the split row,
+/// measured before rows recorded their split, takes it from its plan. A report whose plans are
+/// not in rank order (edited) is refused by the crt reports' reader, naming `rank`.
 #[test]
 fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let text = std::fs::read_to_string(root.join("results/karatsuba2/crt-57637.json"))
         .expect("committed report");
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
-    v["plans"].as_array_mut().expect("plans").reverse();
     let dir = std::env::temp_dir().join(format!("calibrate-rank-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
     let file = dir.join("crt.json");
+    let mut reversed = v.clone();
+    reversed["plans"].as_array_mut().expect("plans").reverse();
+    std::fs::write(&file, serde_json::to_string(&reversed).expect("json")).expect("write");
+    let (_, stderr, ok) = calibrate_crt(&file);
+    assert!(!ok);
+    assert!(
+        stderr.contains("crt.json is inconsistent: plan 1: `rank`"),
+        "{stderr}"
+    );
     std::fs::write(&file, serde_json::to_string(&v).expect("json")).expect("write");
     let (stdout, stderr, ok) = calibrate_crt(&file);
     assert!(ok, "{stderr}");
@@ -223,15 +231,12 @@ fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
         "{stderr}"
     );
     // A measured plan whose rank is not among `plans` is an error naming it.
-    v["plans"]
-        .as_array_mut()
-        .expect("plans")
-        .retain(|p| p["rank"] != 1);
+    v["measured"]["plans"][0]["rank"] = 99.into();
     std::fs::write(&file, serde_json::to_string(&v).expect("json")).expect("write");
     let (_, stderr, ok) = calibrate_crt(&file);
     assert!(!ok);
     assert!(
-        stderr.contains("measured plan 1 is not among `plans`"),
+        stderr.contains("measured plan 99 is not among `plans`"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -562,3 +562,30 @@ fn plot_breakdown_refuses_an_edited_plan_cost() {
     assert_error(&r, &["plan 1", "`cost.total_cycles`"]);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `search ARGS` with standard error on /dev/full (every write to it fails).
+fn search_full_stderr(args: &[&str]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    Command::new(env!("CARGO_BIN_EXE_search"))
+        .args(args)
+        .stderr(Stdio::from(full))
+        .output()
+        .expect("spawn search")
+}
+
+#[test]
+fn a_full_stderr_neither_panics_nor_changes_the_exit_status() {
+    let d = tmp_dir("full-stderr");
+    let out = d.join("m.json");
+    // a run that writes its summary to stderr: the output is written, exit 0
+    let o = search_full_stderr(&["moduli", "--m", "16", "--l", "3", "--out", p(&out)]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out.exists());
+    // an error: exit 1 as with a working stderr (a panic would be 101)
+    let o = search_full_stderr(&["crt", "--n", "1", "--m", "16"]);
+    assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&d);
+}

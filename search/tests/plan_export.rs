@@ -272,7 +272,7 @@ fn unbuildable_plans_and_bad_files_are_refused() {
     );
     assert_error(
         &run(&schema, "1"),
-        &["schema_version 2", "schema_version 3"],
+        &["schema_version 2", "schema_version 4"],
     );
     assert_error(&run(&bad_beta, "1"), &["plan rank 1", "0x12g"]);
     let mut shard: serde_json::Value = serde_json::from_slice(&read(

@@ -74,7 +74,7 @@ fn plots_render_to_svg_and_png() {
     }
     // breakdown from a planner report
     let r = plan(1000, &PlanConfig::new(16), &cache).expect("plan");
-    let bars = bars_from_report(&serde_json::to_value(&r).expect("json")).expect("bars");
+    let bars = bars_from_report(&r).expect("bars");
     assert!(!bars.is_empty());
     assert_eq!(bars[0].parts.len(), 5);
     let total: f64 = bars[0].parts.iter().map(|p| p.1).sum();

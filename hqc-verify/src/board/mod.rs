@@ -156,7 +156,7 @@ impl BoardError {
 
 /// Progress on stderr.
 pub(crate) fn progress(msg: &str) {
-    eprintln!("board: {msg}");
+    fafft_config::output::note(format_args!("board: {msg}"));
 }
 
 /// Runs every step and returns the report (progress goes to stderr). `Ok` with a failed

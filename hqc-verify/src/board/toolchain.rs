@@ -104,10 +104,10 @@ pub(crate) fn source_tree() -> Result<PathBuf, BoardError> {
             here.display()
         ))
     })?;
-    eprintln!(
+    fafft_config::output::note(format_args!(
         "board sources: the working directory is not inside a checkout of this repository; using the tree this binary was built from, {}",
         built.display()
-    );
+    ));
     Ok(built)
 }
 

@@ -55,7 +55,8 @@ pub fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
 }
 
-/// Assert a clean error: exit code 1, a message containing every needle, no panic.
+/// Assert a clean error: exit code 1, a message containing every needle, no panic; stderr is
+/// the error, after any notes (`note: ...` lines, e.g. a legacy crt report's).
 pub fn assert_error(r: &Run, needles: &[&str]) {
     assert_eq!(
         r.code,
@@ -64,7 +65,12 @@ pub fn assert_error(r: &Run, needles: &[&str]) {
         r.stderr
     );
     assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
-    assert!(r.stderr.starts_with("error: "), "stderr: {}", r.stderr);
+    let error = r
+        .stderr
+        .split_inclusive('\n')
+        .skip_while(|l| l.starts_with("note: "))
+        .collect::<String>();
+    assert!(error.starts_with("error: "), "stderr: {}", r.stderr);
     for n in needles {
         assert!(r.stderr.contains(n), "stderr lacks {n:?}: {}", r.stderr);
     }
