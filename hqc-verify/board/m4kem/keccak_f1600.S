@@ -9,19 +9,19 @@
 @ bit 2j of the lane) and state[2i+1] (its odd bits). A 64-bit rotation by 2k is a 32-bit
 @ rotation by k of both halves; by 2k+1 it swaps the halves and rotates them by k+1 and k.
 @
-@ A round runs over half planes: output plane Y, half h, for h = 0 then 1 and Y = 0..4. Per
-@ half plane: five LDRs in a row (the source words, base lr or sp, never written), five VMOVs
-@ of D words from s0-s9 and five EORs (theta's D, rho and pi), chi (5 BIC, 5 EOR), iota on
-@ plane 0, five EORs into the next round's column parities C (r0-r4), five STRs. After the
-@ even half planes their parities wait in s10-s14; after the odd ones D of the next round is
-@ formed (10 EOR) into s0-s9. So theta needs no pass over the state but the first.
+@ A round runs over half planes (output plane Y, one half): a pass over the even halves, then
+@ one over the odd halves. Per half plane: five LDRs in a row (the source words; base sp, or
+@ lr in round 0, never written), five EORs of D words (theta, with rho and pi), each from a
+@ cache of three core registers or moved in by VMOV from s0-s9; chi out of place (5 BIC,
+@ 5 EOR), iota on plane 0, five EORs into the next round's column parities C (r0-r4), five
+@ STRs. The even parities wait in s10-s14 during the odd pass; then D of the next round is
+@ formed (10 EOR) into s0-s9 and the cache. Only round 0 reads the state for theta.
 @ Lazy rotations: a stored word may carry a pending rotation known at generation time; all
 @ rotations (rho, theta's 1, the pending ones) are folded into the barrel-shifter operand of
 @ an EOR or BIC, the 24 rounds are unrolled (each has its own pattern), and the last round
-@ rotates its outputs by what is left pending before it stores them.
-@ The state alternates between the caller's buffer and a second one on the stack.
-@ No branch or address depends on the state. Uses s0-s14 (caller-saved under the AAPCS).
-@ Stack: 200 bytes of frame plus 36 pushed.
+@ rotates what is left pending before it stores into the caller's state.
+@ No branch or address depends on the state. Uses s0-s15 (caller-saved under the AAPCS).
+@ Stack: 400 bytes of frame (two state buffers) plus 36 pushed.
 
     .syntax unified
     .thumb
@@ -32,9 +32,10 @@
     .thumb_func
 hqc_keccak_f1600_m4:
     push    {r4-r11, lr}
-    sub     sp, sp, #200
     mov     lr, r0
-    @ ---- theta of the input
+    sub     sp, sp, #400
+    vmov    s15, r0
+    @ ---- theta of the input; half planes in the order (Y, h) 10 00 20 40 30 11 01 21 41 31
     ldm     lr, {r0-r9}
     ldr     r10, [lr, #40]
     ldr     r11, [lr, #44]
@@ -127,8961 +128,8342 @@ hqc_keccak_f1600_m4:
     vmov    s3, r10
     eor     r12, r3, r6
     vmov    s4, r11
-    eor     r10, r4, r9, ror #31
+    eor     r10, r5, r8
     vmov    s5, r12
-    eor     r11, r5, r8
-    vmov    s6, r10
+    eor     r11, r7, r0
+    vmov    s7, r10
+    vmov    s9, r11
+    eor     r11, r4, r9, ror #31
     eor     r12, r6, r1, ror #31
-    vmov    s7, r11
-    eor     r10, r7, r0
+    vmov    s6, r11
     vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 0: A -> E
+    @ ---- round 0
+    ldr     r5, [lr, #24]
+    ldr     r6, [lr, #72]
+    ldr     r7, [lr, #84]
+    ldr     r8, [lr, #132]
+    ldr     r9, [lr, #180]
+    eor     r5, r5, r11
+    vmov    r11, s1
+    eor     r6, r6, r12
+    eor     r7, r7, r11
+    vmov    r11, s3
+    eor     r8, r8, r11
+    vmov    r11, s5
+    eor     r9, r9, r11
+    bic     r10, r8, r7, ror #21
+    eor     r1, r6, r10, ror #19
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #8
+    eor     r2, r7, r10, ror #3
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #15
+    eor     r3, r8, r10, ror #9
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #21
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #24
+    eor     r0, r5, r10, ror #12
+    str     r0, [sp, #40]
     ldr     r5, [lr, #0]
     ldr     r6, [lr, #48]
     ldr     r7, [lr, #100]
     ldr     r8, [lr, #148]
     ldr     r9, [lr, #192]
     vmov    r10, s0
-    vmov    r11, s2
     eor     r5, r5, r10
-    vmov    r12, s5
-    eor     r6, r6, r11
-    vmov    r10, s7
-    eor     r7, r7, r12
-    vmov    r11, s8
-    eor     r8, r8, r10
-    eor     r9, r9, r11
+    vmov    r10, s2
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    vmov    r11, s7
+    eor     r8, r8, r11
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #21
+    eor     r10, r6, r10, ror #11
+    eor     r1, r1, r10, ror #20
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #28
+    eor     r10, r7, r10, ror #15
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #25
+    eor     r10, r8, r10, ror #11
+    eor     r3, r3, r10, ror #12
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #22
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #24
+    str     r10, [sp, #32]
     bic     r10, r7, r6
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #28
-    eor     r2, r7, r12, ror #15
-    bic     r12, r5, r9, ror #25
-    eor     r3, r8, r12, ror #11
-    bic     r12, r6, r5, ror #22
-    eor     r4, r9, r12, ror #17
-    eor     r0, r5, r10, ror #10
-    eor     r1, r6, r11, ror #11
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12
-    vmov    r11, s5
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #3
-    bic     r12, r5, r9, ror #15
-    eor     r8, r8, r12, ror #9
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #21
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #19
-    eor     r0, r0, r5, ror #18
-    eor     r1, r1, r6, ror #12
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #8
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
+    eor     r10, r5, r10, ror #10
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #0]
     ldr     r5, [lr, #12]
     ldr     r6, [lr, #56]
     ldr     r7, [lr, #108]
     ldr     r8, [lr, #152]
     ldr     r9, [lr, #160]
     vmov    r10, s3
-    vmov    r11, s4
     eor     r5, r5, r10
-    vmov    r12, s7
-    eor     r6, r6, r11
-    vmov    r10, s8
-    eor     r7, r7, r12
-    vmov    r11, s0
-    eor     r8, r8, r10
-    eor     r9, r9, r11
+    vmov    r10, s4
+    eor     r6, r6, r10
+    eor     r7, r7, r11
+    eor     r8, r8, r12
+    vmov    r12, s0
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #23
+    eor     r10, r6, r10, ror #31
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #4
+    eor     r2, r2, r10, ror #21
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #3
+    eor     r3, r3, r10, ror #19
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #6
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #112]
     bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #23
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #4
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #3
-    bic     r12, r6, r5, ror #2
-    eor     r9, r9, r12, ror #6
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #31
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #19
-    eor     r2, r2, r7, ror #9
-    eor     r3, r3, r8, ror #7
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10
-    vmov    r12, s2
-    eor     r6, r6, r11
-    vmov    r10, s5
-    eor     r7, r7, r12
-    vmov    r11, s6
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #3
-    bic     r12, r9, r8, ror #20
-    eor     r7, r7, r12, ror #9
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #4
-    eor     r9, r9, r12, ror #10
-    eor     r5, r5, r10, ror #9
-    eor     r6, r6, r11, ror #10
-    eor     r0, r0, r5, ror #18
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #17
-    eor     r3, r3, r8, ror #3
-    eor     r4, r4, r9, ror #11
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #13
+    str     r10, [sp, #80]
     ldr     r5, [lr, #16]
     ldr     r6, [lr, #68]
     ldr     r7, [lr, #116]
     ldr     r8, [lr, #124]
     ldr     r9, [lr, #168]
     vmov    r10, s4
-    vmov    r11, s7
     eor     r5, r5, r10
-    vmov    r12, s9
     eor     r6, r6, r11
+    vmov    r11, s9
     vmov    r10, s1
-    eor     r7, r7, r12
-    vmov    r11, s2
+    eor     r7, r7, r11
     eor     r8, r8, r10
-    eor     r9, r9, r11
+    vmov    r10, s2
+    eor     r9, r9, r10
+    bic     r10, r8, r7, ror #1
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #14
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #12
+    eor     r10, r7, r10, ror #19
+    eor     r2, r2, r10, ror #14
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #29
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #30
+    str     r10, [sp, #192]
     bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #12
-    eor     r7, r7, r12, ror #19
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #29
-    eor     r9, r9, r12, ror #5
-    eor     r5, r5, r10, ror #11
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6, ror #26
-    eor     r2, r2, r7, ror #2
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10
-    vmov    r12, s4
-    eor     r6, r6, r11
-    vmov    r10, s6
-    eor     r7, r7, r12
-    vmov    r11, s9
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #29
-    eor     r2, r7, r12, ror #14
-    bic     r12, r5, r9, ror #25
-    eor     r3, r8, r12, ror #10
-    bic     r12, r6, r5, ror #22
-    eor     r4, r9, r12, ror #17
-    eor     r0, r5, r10, ror #11
-    eor     r1, r6, r11, ror #12
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10
-    vmov    r12, s0
-    eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12
-    vmov    r11, s4
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #23
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #3
-    bic     r12, r5, r9, ror #16
-    eor     r8, r8, r12, ror #8
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #20
-    eor     r5, r5, r10, ror #13
-    eor     r6, r6, r11, ror #20
-    eor     r0, r0, r5, ror #18
-    eor     r1, r1, r6, ror #12
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #9
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10
-    vmov    r12, s6
-    eor     r6, r6, r11
-    vmov    r10, s9
-    eor     r7, r7, r12
-    vmov    r11, s1
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #9
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #3
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #4
-    bic     r12, r6, r5, ror #3
-    eor     r9, r9, r12, ror #6
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #31
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #19
-    eor     r2, r2, r7, ror #9
-    eor     r3, r3, r8, ror #6
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10
-    vmov    r12, s3
-    eor     r6, r6, r11
-    vmov    r10, s4
-    eor     r7, r7, r12
-    vmov    r11, s7
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #2
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #9
-    bic     r12, r5, r9, ror #17
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #5
-    eor     r9, r9, r12, ror #10
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11, ror #11
-    eor     r0, r0, r5, ror #19
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #3
-    eor     r4, r4, r9, ror #11
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10
-    vmov    r12, s8
-    eor     r6, r6, r11
-    vmov    r10, s0
-    eor     r7, r7, r12
-    vmov    r11, s3
-    eor     r8, r8, r10
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #13
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #21
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #6
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6, ror #27
-    eor     r2, r2, r7, ror #2
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #16
-    eor     r11, r4, r6, ror #17
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #10
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #10
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #11
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #11
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #14
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #14
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #10
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #10
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 1: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #25
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #22
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #22
-    eor     r2, r7, r12, ror #26
-    bic     r12, r5, r9, ror #24
-    eor     r3, r8, r12, ror #18
-    bic     r12, r6, r5
-    eor     r4, r9, r12, ror #8
-    eor     r0, r5, r10, ror #30
-    eor     r1, r6, r11, ror #14
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #21
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #25
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #25
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #9
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #7
-    eor     r8, r8, r12, ror #16
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #9
-    eor     r5, r5, r10, ror #23
-    eor     r6, r6, r11
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #23
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #9
-    eor     r4, r4, r9, ror #22
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #22
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #12
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #17
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #12
-    bic     r11, r8, r7, ror #15
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #9
-    bic     r12, r5, r9, ror #15
-    eor     r8, r8, r12, ror #9
-    bic     r12, r6, r5, ror #14
-    eor     r9, r9, r12, ror #3
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5, ror #9
-    eor     r1, r1, r6, ror #27
-    eor     r2, r2, r7, ror #17
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #29
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #7
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #3
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #4
-    eor     r7, r7, r12, ror #23
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #11
-    eor     r9, r9, r12, ror #17
-    eor     r5, r5, r10, ror #13
-    eor     r6, r6, r11, ror #19
-    eor     r0, r0, r5, ror #11
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #5
-    eor     r4, r4, r9, ror #23
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #1
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #31
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #28
-    bic     r10, r7, r6, ror #11
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #27
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #13
-    bic     r12, r6, r5, ror #29
-    eor     r9, r9, r12, ror #11
-    eor     r5, r5, r10, ror #24
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #11
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #5
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #11
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #25
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #23
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #23
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #22
-    eor     r2, r7, r12, ror #26
-    bic     r12, r5, r9, ror #24
-    eor     r3, r8, r12, ror #18
-    bic     r12, r6, r5
-    eor     r4, r9, r12, ror #8
-    eor     r0, r5, r10, ror #30
-    eor     r1, r6, r11, ror #14
-    eor     r0, r0, #0x00000089
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #21
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #30
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #6
-    bic     r12, r9, r8, ror #10
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #6
-    eor     r8, r8, r12, ror #16
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #10
-    eor     r5, r5, r10, ror #22
-    eor     r6, r6, r11
-    eor     r0, r0, r5, ror #8
-    eor     r1, r1, r6, ror #24
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #22
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #22
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #12
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #14
-    eor     r9, r9, r12, ror #4
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #4
-    eor     r0, r0, r5, ror #10
-    eor     r1, r1, r6, ror #28
-    eor     r2, r2, r7, ror #18
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #7
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #3
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #4
-    bic     r12, r9, r8, ror #4
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #16
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #20
-    eor     r0, r0, r5, ror #12
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #6
-    eor     r4, r4, r9, ror #24
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #31
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #1
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #7
-    eor     r9, r9, r11, ror #27
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #6
-    bic     r12, r9, r8, ror #26
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5, ror #30
-    eor     r9, r9, r12, ror #10
-    eor     r5, r5, r10, ror #24
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #12
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #6
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #12
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #7
-    eor     r11, r4, r6, ror #8
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #29
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #30
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #13
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #14
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #25
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #26
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #17
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #18
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 2: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #9
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #7
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #13
-    eor     r2, r7, r12, ror #2
-    bic     r12, r5, r9, ror #28
-    eor     r3, r8, r12, ror #23
-    bic     r12, r6, r5, ror #31
-    eor     r4, r9, r12, ror #5
-    eor     r0, r5, r10, ror #26
-    eor     r1, r6, r11, ror #8
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s5
-    eor     r8, r8, r10
-    eor     r9, r9, r11, ror #28
-    bic     r10, r7, r6, ror #28
-    bic     r11, r8, r7, ror #31
-    bic     r12, r9, r8, ror #4
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #5
-    eor     r8, r8, r12, ror #23
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #31
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #3
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #9
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #31
-    eor     r9, r9, r11, ror #13
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #9
-    eor     r7, r7, r12, ror #15
-    bic     r12, r5, r9, ror #3
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #4
-    eor     r9, r9, r12, ror #25
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #26
-    eor     r2, r2, r7, ror #25
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
+    eor     r10, r5, r10, ror #11
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #160]
     ldr     r5, [lr, #36]
     ldr     r6, [lr, #40]
     ldr     r7, [lr, #88]
     ldr     r8, [lr, #140]
     ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #22
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #17
+    eor     r5, r5, r11
+    vmov    r10, s2
+    eor     r6, r6, r12
+    eor     r7, r7, r10
     vmov    r10, s5
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #6
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #21
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #10
-    eor     r1, r1, r6, ror #20
-    eor     r2, r2, r7, ror #28
-    eor     r3, r3, r8, ror #7
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #2
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #12
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #13
-    bic     r12, r9, r8, ror #10
-    eor     r7, r7, r12, ror #9
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #8
-    bic     r12, r6, r5, ror #3
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #5
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #27
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #17
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #8
+    eor     r8, r8, r10
     vmov    r10, s6
-    eor     r7, r7, r12, ror #17
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #12
-    eor     r2, r7, r12, ror #3
-    bic     r12, r5, r9, ror #29
-    eor     r3, r8, r12, ror #23
-    bic     r12, r6, r5, ror #30
-    eor     r4, r9, r12, ror #5
-    eor     r0, r5, r10, ror #26
-    eor     r1, r6, r11, ror #7
-    movw    r10, #0x008b
-    movt    r10, #0x8000
+    eor     r9, r9, r10
+    bic     r10, r8, r7, ror #3
+    eor     r10, r6, r10, ror #10
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #20
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #29
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #18
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #15
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #4
+    eor     r10, r9, r10, ror #10
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #9
     eor     r0, r0, r10
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
     ldr     r5, [lr, #28]
     ldr     r6, [lr, #76]
     ldr     r7, [lr, #80]
     ldr     r8, [lr, #128]
     ldr     r9, [lr, #176]
     vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s0
+    eor     r5, r5, r10
     eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s4
-    eor     r8, r8, r10
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #28
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #5
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #31
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #2
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #1
-    eor     r4, r4, r9, ror #8
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
+    eor     r7, r7, r12
+    vmov    r12, s2
+    eor     r8, r8, r12
+    vmov    r12, s4
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #21
+    eor     r1, r6, r10, ror #20
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #8
+    eor     r2, r7, r10, ror #3
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #16
+    eor     r3, r8, r10, ror #8
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #20
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #23
+    eor     r0, r5, r10, ror #13
+    str     r0, [sp, #44]
+    ldr     r5, [lr, #4]
+    ldr     r6, [lr, #52]
+    ldr     r7, [lr, #96]
+    ldr     r8, [lr, #144]
+    ldr     r9, [lr, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10
+    vmov    r10, s3
+    eor     r6, r6, r10
+    eor     r7, r7, r12
+    vmov    r12, s6
+    eor     r8, r8, r12
+    eor     r9, r9, r11
+    bic     r10, r8, r7, ror #21
+    eor     r10, r6, r10, ror #12
+    eor     r1, r1, r10, ror #20
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #29
+    eor     r10, r7, r10, ror #14
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #25
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #12
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #22
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #23
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #11
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #4]
     ldr     r5, [lr, #8]
     ldr     r6, [lr, #60]
     ldr     r7, [lr, #104]
     ldr     r8, [lr, #156]
     ldr     r9, [lr, #164]
     vmov    r10, s2
-    vmov    r11, s5
     eor     r5, r5, r10
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #30
+    vmov    r10, s5
+    eor     r6, r6, r10
+    eor     r7, r7, r12
+    eor     r8, r8, r11
     vmov    r11, s1
-    eor     r8, r8, r10, ror #30
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #7
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #9
-    eor     r7, r7, r12, ror #15
-    bic     r12, r5, r9, ror #3
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #5
-    eor     r9, r9, r12, ror #24
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #17
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #25
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #3
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #22
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #4
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #8
     eor     r9, r9, r11
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #6
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #11
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #21
-    eor     r9, r9, r12, ror #20
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #11
-    eor     r1, r1, r6, ror #20
-    eor     r2, r2, r7, ror #29
-    eor     r3, r3, r8, ror #8
-    eor     r4, r4, r9, ror #5
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #31
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #3
+    eor     r2, r2, r10, ror #21
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #23
+    eor     r10, r8, r10, ror #4
+    eor     r3, r3, r10, ror #18
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #3
+    eor     r10, r9, r10, ror #6
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #9
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #84]
     ldr     r5, [lr, #20]
     ldr     r6, [lr, #64]
     ldr     r7, [lr, #112]
     ldr     r8, [lr, #120]
     ldr     r9, [lr, #172]
     vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #2
+    eor     r5, r5, r10
+    eor     r6, r6, r12
     vmov    r12, s8
-    eor     r6, r6, r11, ror #7
     vmov    r10, s0
-    eor     r7, r7, r12, ror #22
+    eor     r7, r7, r12
+    eor     r8, r8, r10
+    vmov    r10, s3
+    eor     r9, r9, r10
+    bic     r10, r8, r7, ror #1
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #13
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10, ror #14
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #21
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #6
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #164]
+    ldr     r5, [lr, #32]
+    ldr     r6, [lr, #44]
+    ldr     r7, [lr, #92]
+    ldr     r8, [lr, #136]
+    ldr     r9, [lr, #188]
+    eor     r5, r5, r12
+    eor     r6, r6, r11
     vmov    r11, s3
-    eor     r8, r8, r10, ror #13
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #23
-    bic     r11, r8, r7, ror #14
-    bic     r12, r9, r8, ror #10
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #8
-    bic     r12, r6, r5, ror #3
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #26
-    eor     r2, r2, r7, ror #11
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #16
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
+    eor     r7, r7, r11
+    vmov    r11, s4
+    eor     r8, r8, r11
+    vmov    r11, s7
+    eor     r9, r9, r11
+    bic     r10, r8, r7, ror #2
+    eor     r10, r6, r10, ror #11
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #21
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #28
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #17
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #15
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #5
+    eor     r10, r9, r10, ror #10
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #8
+    eor     r0, r0, r10, ror #1
+    str     r10, [sp, #124]
     vmov    r5, s10
     vmov    r6, s11
     vmov    r7, s12
     vmov    r8, s13
     vmov    r9, s14
-    eor     r10, r9, r1, ror #5
-    eor     r11, r4, r6, ror #4
+    eor     r10, r9, r1, ror #20
+    eor     r11, r5, r2, ror #12
     vmov    s0, r10
-    eor     r12, r5, r2, ror #25
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #26
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #7
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #7
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #2
-    vmov    s5, r12
+    eor     r12, r0, r7, ror #12
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #19
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #19
+    vmov    s4, lr
     eor     r11, r2, r9, ror #2
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #22
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #8
     vmov    s7, r11
-    eor     r10, r3, r5, ror #23
+    eor     r11, r7, r4, ror #3
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #8
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #20
     vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 3: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #9
-    eor     r9, r9, r11, ror #28
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8
-    eor     r2, r7, r12, ror #8
-    bic     r12, r5, r9, ror #6
-    eor     r3, r8, r12, ror #26
-    bic     r12, r6, r5, ror #18
-    eor     r4, r9, r12, ror #8
-    eor     r0, r5, r10, ror #30
-    eor     r1, r6, r11, ror #24
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
+    vmov    s1, lr
+    @ ---- round 1
     ldr     r5, [sp, #24]
     ldr     r6, [sp, #72]
     ldr     r7, [sp, #84]
     ldr     r8, [sp, #132]
     ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #29
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #29
-    bic     r11, r8, r7, ror #31
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #11
-    eor     r8, r8, r12, ror #28
-    bic     r12, r6, r5
-    eor     r9, r9, r12, ror #21
-    eor     r5, r5, r10, ror #3
-    eor     r6, r6, r11, ror #4
-    eor     r0, r0, r5, ror #27
-    eor     r1, r1, r6, ror #13
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #25
-    eor     r4, r4, r9
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #7
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #23
-    bic     r12, r5, r9, ror #21
-    eor     r8, r8, r12, ror #3
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #25
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6, ror #23
-    eor     r2, r2, r7, ror #1
-    eor     r3, r3, r8, ror #24
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #12
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #20
-    eor     r7, r7, r12, ror #5
-    bic     r12, r5, r9, ror #12
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #1
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10, ror #7
-    eor     r6, r6, r11, ror #1
-    eor     r0, r0, r5, ror #15
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #24
-    eor     r3, r3, r8, ror #9
-    eor     r4, r4, r9, ror #21
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #25
-    bic     r12, r9, r8, ror #27
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #5
-    bic     r12, r6, r5, ror #13
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #8
-    eor     r0, r0, r5, ror #27
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #17
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #21
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
+    eor     r5, r5, r11, ror #9
+    eor     r6, r6, r12, ror #8
     vmov    r11, s3
-    eor     r5, r5, r10, ror #29
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #28
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8
-    eor     r2, r7, r12, ror #8
-    bic     r12, r5, r9, ror #6
-    eor     r3, r8, r12, ror #26
-    bic     r12, r6, r5, ror #18
-    eor     r4, r9, r12, ror #8
-    eor     r0, r5, r10, ror #30
-    eor     r1, r6, r11, ror #24
-    movw    r10, #0x8080
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #29
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #29
-    bic     r11, r8, r7, ror #31
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #11
-    eor     r8, r8, r12, ror #28
-    bic     r12, r6, r5
-    eor     r9, r9, r12, ror #21
-    eor     r5, r5, r10, ror #3
-    eor     r6, r6, r11, ror #4
-    eor     r0, r0, r5, ror #27
-    eor     r1, r1, r6, ror #13
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #25
-    eor     r4, r4, r9
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #31
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #7
-    eor     r9, r9, r11, ror #30
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #23
-    bic     r12, r5, r9, ror #21
-    eor     r8, r8, r12, ror #3
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #25
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6, ror #23
-    eor     r2, r2, r7, ror #1
-    eor     r3, r3, r8, ror #24
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #13
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #29
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #20
-    eor     r7, r7, r12, ror #5
-    bic     r12, r5, r9, ror #12
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #1
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10, ror #7
-    eor     r6, r6, r11, ror #1
-    eor     r0, r0, r5, ror #15
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #24
-    eor     r3, r3, r8, ror #9
-    eor     r4, r4, r9, ror #21
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #17
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #25
-    bic     r12, r9, r8, ror #27
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #5
-    bic     r12, r6, r5, ror #13
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #8
-    eor     r0, r0, r5, ror #27
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #17
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #21
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #7
-    eor     r11, r4, r6, ror #8
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #29
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #30
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #23
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #24
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #7
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #8
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #25
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #26
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 4: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #5
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #28
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #16
-    eor     r2, r7, r12, ror #11
-    bic     r12, r5, r9, ror #20
-    eor     r3, r8, r12, ror #28
-    bic     r12, r6, r5, ror #27
-    eor     r4, r9, r12, ror #17
-    eor     r0, r5, r10, ror #9
-    eor     r1, r6, r11, ror #31
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #29
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #7
-    eor     r7, r7, r12, ror #17
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #1
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #7
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #23
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #19
-    eor     r4, r4, r9, ror #28
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #18
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s8
-    eor     r7, r7, r12
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #5
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #9
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #28
-    eor     r0, r0, r5, ror #13
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #8
-    eor     r3, r3, r8, ror #19
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #9
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #20
-    eor     r7, r7, r12, ror #26
-    bic     r12, r5, r9, ror #2
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #15
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #23
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #31
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #23
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #1
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #13
-    eor     r7, r7, r12, ror #11
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #5
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #22
-    eor     r5, r5, r10, ror #3
-    eor     r6, r6, r11, ror #23
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #30
-    eor     r2, r2, r7, ror #25
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #25
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #5
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #27
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #17
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #20
-    eor     r3, r8, r12, ror #27
-    bic     r12, r6, r5, ror #27
-    eor     r4, r9, r12, ror #17
-    eor     r0, r5, r10, ror #10
-    eor     r1, r6, r11
-    eor     r0, r0, #0x0000008b
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s0
-    eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #28
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #7
-    eor     r7, r7, r12, ror #17
-    bic     r12, r5, r9, ror #25
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #11
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11, ror #28
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #23
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #19
-    eor     r4, r4, r9, ror #29
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #18
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s9
-    eor     r7, r7, r12
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #9
-    bic     r11, r8, r7, ror #27
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #23
-    bic     r12, r6, r5, ror #19
-    eor     r9, r9, r12, ror #9
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #28
-    eor     r0, r0, r5, ror #14
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #8
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #9
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #26
-    bic     r12, r5, r9, ror #1
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #7
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5, ror #25
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #31
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #23
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #1
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #10
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #4
-    bic     r12, r6, r5, ror #27
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #23
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #31
-    eor     r2, r2, r7, ror #25
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #25
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #16
-    eor     r11, r4, r6, ror #17
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #9
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #9
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #31
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #31
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #10
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #10
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #27
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #27
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 5: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #19
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #27
-    eor     r9, r9, r11, ror #23
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8, ror #30
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #6
-    eor     r3, r8, r12, ror #28
-    bic     r12, r6, r5, ror #26
-    eor     r4, r9, r12
-    eor     r0, r5, r10, ror #28
-    eor     r1, r6, r11, ror #30
-    eor     r0, r0, #0x00000001
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #23
-    eor     r9, r9, r11, ror #2
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #4
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #2
-    eor     r5, r5, r10, ror #22
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #27
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #19
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #21
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #6
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #26
-    eor     r0, r0, r5, ror #4
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #26
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5
-    eor     r9, r9, r12, ror #8
-    eor     r5, r5, r10, ror #16
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #6
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #24
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #18
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #19
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #27
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #30
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #2
-    eor     r7, r7, r12, ror #4
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #6
-    bic     r12, r6, r5, ror #14
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #8
-    eor     r0, r0, r5, ror #10
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #2
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #28
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #20
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #27
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8, ror #30
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #6
-    eor     r3, r8, r12, ror #28
-    bic     r12, r6, r5, ror #26
-    eor     r4, r9, r12
-    eor     r0, r5, r10, ror #28
-    eor     r1, r6, r11, ror #30
-    eor     r0, r0, #0x00008000
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #23
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #27
-    bic     r11, r8, r7, ror #25
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #13
-    eor     r8, r8, r12, ror #4
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #3
-    eor     r5, r5, r10, ror #21
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #23
-    eor     r1, r1, r6, ror #1
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #15
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #27
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #5
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #18
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #21
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8
-    eor     r7, r7, r12, ror #11
-    bic     r12, r5, r9, ror #17
-    eor     r8, r8, r12, ror #15
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #7
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #25
-    eor     r0, r0, r5, ror #5
-    eor     r1, r1, r6, ror #23
-    eor     r2, r2, r7, ror #15
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #29
-    bic     r12, r9, r8, ror #26
-    eor     r7, r7, r12, ror #9
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5, ror #1
-    eor     r9, r9, r12, ror #7
-    eor     r5, r5, r10, ror #15
-    eor     r6, r6, r11, ror #19
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #21
-    eor     r4, r4, r9, ror #25
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #27
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #18
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #18
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #28
-    bic     r10, r7, r6, ror #29
-    bic     r11, r8, r7, ror #27
-    bic     r12, r9, r8, ror #1
-    eor     r7, r7, r12, ror #4
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #15
-    eor     r9, r9, r12, ror #25
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #8
-    eor     r0, r0, r5, ror #11
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #3
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #29
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #31
-    eor     r11, r4, r6
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #27
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #28
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #29
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #30
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #9
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #10
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #27
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #28
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 6: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #3
-    eor     r9, r9, r11, ror #2
-    bic     r10, r7, r6, ror #27
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #19
-    eor     r2, r7, r12, ror #6
-    bic     r12, r5, r9, ror #27
-    eor     r3, r8, r12, ror #18
-    bic     r12, r6, r5, ror #16
-    eor     r4, r9, r12, ror #21
-    eor     r0, r5, r10, ror #21
-    eor     r1, r6, r11, ror #30
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #1
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #26
-    eor     r9, r9, r11, ror #7
-    bic     r10, r7, r6, ror #23
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #13
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #10
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #1
-    eor     r4, r4, r9, ror #5
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #26
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #28
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #15
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #11
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #8
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #17
-    eor     r0, r0, r5, ror #5
-    eor     r1, r1, r6, ror #25
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8, ror #12
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #4
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #13
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #6
-    eor     r7, r7, r12, ror #17
-    bic     r12, r5, r9, ror #16
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #28
-    eor     r5, r5, r10, ror #31
-    eor     r6, r6, r11, ror #10
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #20
-    eor     r2, r2, r7, ror #2
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #13
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #9
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #31
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #21
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #23
-    eor     r7, r7, r12, ror #25
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #11
-    bic     r12, r6, r5, ror #6
-    eor     r9, r9, r12, ror #28
-    eor     r5, r5, r10, ror #5
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #7
-    eor     r2, r2, r7, ror #13
-    eor     r3, r3, r8, ror #4
-    eor     r4, r4, r9
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #28
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #4
-    eor     r9, r9, r11, ror #1
-    bic     r10, r7, r6, ror #28
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #18
-    eor     r2, r7, r12, ror #7
-    bic     r12, r5, r9, ror #28
-    eor     r3, r8, r12, ror #18
-    bic     r12, r6, r5, ror #15
-    eor     r4, r9, r12, ror #21
-    eor     r0, r5, r10, ror #21
-    eor     r1, r6, r11, ror #29
-    movw    r10, #0x8088
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s0
-    eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #2
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #26
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #23
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #16
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #6
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #13
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #9
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #4
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #26
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #27
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #15
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #11
-    bic     r12, r6, r5, ror #29
-    eor     r9, r9, r12, ror #7
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #6
-    eor     r1, r1, r6, ror #24
-    eor     r2, r2, r7, ror #21
-    eor     r3, r3, r8, ror #13
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #15
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #3
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #13
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #7
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #15
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #29
-    eor     r5, r5, r10, ror #31
-    eor     r6, r6, r11, ror #10
-    eor     r0, r0, r5, ror #25
-    eor     r1, r1, r6, ror #20
-    eor     r2, r2, r7, ror #3
-    eor     r3, r3, r8, ror #1
-    eor     r4, r4, r9, ror #12
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s3
-    eor     r8, r8, r10
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #23
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #11
-    bic     r12, r6, r5, ror #6
-    eor     r9, r9, r12, ror #28
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #6
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #4
-    eor     r4, r4, r9, ror #31
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #21
-    eor     r11, r4, r6, ror #20
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #20
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #21
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #29
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #29
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #6
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #6
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #17
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #18
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 7: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #27
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #19
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #16
-    eor     r2, r7, r12
-    bic     r12, r5, r9, ror #20
-    eor     r3, r8, r12, ror #28
-    bic     r12, r6, r5, ror #28
-    eor     r4, r9, r12, ror #16
-    eor     r0, r5, r10, ror #20
-    eor     r1, r6, r11
-    eor     r0, r0, #0x00000001
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #27
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #22
-    bic     r12, r9, r8, ror #10
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #18
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #18
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #15
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #13
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #30
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #10
-    bic     r12, r9, r8, ror #16
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #12
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #4
-    eor     r0, r0, r5, ror #16
-    eor     r1, r1, r6, ror #28
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8
-    eor     r4, r4, r9
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #18
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #5
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #23
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8, ror #26
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #8
-    eor     r8, r8, r12, ror #30
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #14
-    eor     r5, r5, r10, ror #22
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #14
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #12
-    eor     r4, r4, r9, ror #2
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #27
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #5
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #3
-    eor     r9, r9, r11, ror #9
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #10
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #18
-    bic     r12, r6, r5, ror #2
-    eor     r9, r9, r12, ror #30
-    eor     r5, r5, r10, ror #24
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #2
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #7
-    eor     r9, r9, r11, ror #19
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #16
-    eor     r2, r7, r12
-    bic     r12, r5, r9, ror #20
-    eor     r3, r8, r12, ror #28
-    bic     r12, r6, r5, ror #28
-    eor     r4, r9, r12, ror #16
-    eor     r0, r5, r10, ror #20
-    eor     r1, r6, r11
-    movw    r10, #0x0082
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #22
-    bic     r12, r9, r8, ror #10
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #18
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #18
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #10
-    bic     r12, r9, r8, ror #16
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #12
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #4
-    eor     r0, r0, r5, ror #16
-    eor     r1, r1, r6, ror #28
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8
-    eor     r4, r4, r9
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #19
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #23
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8, ror #26
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #8
-    eor     r8, r8, r12, ror #30
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #14
-    eor     r5, r5, r10, ror #22
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #14
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #12
-    eor     r4, r4, r9, ror #2
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #13
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #3
-    eor     r9, r9, r11, ror #9
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #10
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #18
-    bic     r12, r6, r5, ror #2
-    eor     r9, r9, r12, ror #30
-    eor     r5, r5, r10, ror #24
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #2
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #15
-    eor     r11, r4, r6, ror #16
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #19
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #20
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #31
-    vmov    s3, r10
-    eor     r12, r1, r8
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #31
-    vmov    s5, r12
-    eor     r11, r2, r9
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #27
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #28
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 8: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #4
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #22
-    eor     r2, r7, r12, ror #23
-    bic     r12, r5, r9, ror #15
-    eor     r3, r8, r12, ror #27
-    bic     r12, r6, r5
-    eor     r4, r9, r12, ror #17
-    eor     r0, r5, r10, ror #24
-    eor     r1, r6, r11, ror #5
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #4
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #22
-    bic     r10, r7, r6, ror #12
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #30
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #25
-    eor     r8, r8, r12, ror #9
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #11
-    eor     r5, r5, r10, ror #24
-    eor     r6, r6, r11, ror #19
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #26
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #8
-    eor     r4, r4, r9
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s7
-    eor     r6, r6, r11
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #14
-    eor     r9, r9, r11, ror #30
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #22
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #17
-    bic     r12, r6, r5, ror #2
-    eor     r9, r9, r12, ror #20
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #17
-    eor     r0, r0, r5, ror #3
-    eor     r1, r1, r6, ror #1
-    eor     r2, r2, r7, ror #31
-    eor     r3, r3, r8, ror #13
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s5
-    eor     r7, r7, r12
-    vmov    r11, s6
-    eor     r8, r8, r10
-    eor     r9, r9, r11, ror #16
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #31
-    bic     r12, r9, r8, ror #20
-    eor     r7, r7, r12, ror #13
-    bic     r12, r5, r9, ror #2
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #24
-    eor     r9, r9, r12, ror #6
-    eor     r5, r5, r10, ror #21
-    eor     r6, r6, r11, ror #14
-    eor     r0, r0, r5, ror #6
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #3
-    eor     r3, r3, r8, ror #23
-    eor     r4, r4, r9, ror #25
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #6
-    eor     r7, r7, r12, ror #19
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #28
-    bic     r12, r6, r5, ror #3
-    eor     r9, r9, r12, ror #31
-    eor     r5, r5, r10, ror #11
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #21
-    eor     r1, r1, r6, ror #18
-    eor     r2, r2, r7, ror #8
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #4
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #4
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #7
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #23
-    eor     r2, r7, r12, ror #22
-    bic     r12, r5, r9, ror #15
-    eor     r3, r8, r12, ror #26
-    bic     r12, r6, r5
-    eor     r4, r9, r12, ror #17
-    eor     r0, r5, r10, ror #25
-    eor     r1, r6, r11, ror #6
-    eor     r0, r0, #0x0000000b
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s0
-    eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #4
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #22
-    bic     r10, r7, r6, ror #11
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #30
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #26
-    eor     r8, r8, r12, ror #8
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #10
-    eor     r5, r5, r10, ror #25
-    eor     r6, r6, r11, ror #20
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #26
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #8
-    eor     r4, r4, r9, ror #1
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s6
-    eor     r6, r6, r11
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #14
-    eor     r9, r9, r11, ror #30
-    bic     r10, r7, r6, ror #9
-    bic     r11, r8, r7, ror #6
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #21
-    bic     r12, r5, r9, ror #9
-    eor     r8, r8, r12, ror #18
-    bic     r12, r6, r5, ror #3
-    eor     r9, r9, r12, ror #20
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #17
-    eor     r0, r0, r5, ror #4
-    eor     r1, r1, r6, ror #1
-    eor     r2, r2, r7, ror #31
-    eor     r3, r3, r8, ror #12
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s4
-    eor     r7, r7, r12
-    vmov    r11, s7
-    eor     r8, r8, r10
-    eor     r9, r9, r11, ror #16
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #13
-    bic     r12, r5, r9, ror #1
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #25
-    eor     r9, r9, r12, ror #6
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #15
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #2
-    eor     r3, r3, r8, ror #23
-    eor     r4, r4, r9, ror #25
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #18
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #7
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #27
-    bic     r12, r6, r5, ror #2
-    eor     r9, r9, r12
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #21
-    eor     r1, r1, r6, ror #19
-    eor     r2, r2, r7, ror #8
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #4
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #16
-    eor     r11, r4, r6, ror #17
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #24
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #24
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #5
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #5
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #22
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #22
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #26
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #26
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 9: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #15
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #8
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #6
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #12
-    eor     r3, r8, r12, ror #14
-    bic     r12, r6, r5, ror #28
-    eor     r4, r9, r12, ror #24
-    eor     r0, r5, r10, ror #2
-    eor     r1, r6, r11, ror #14
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #19
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #11
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #3
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #11
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #3
-    eor     r5, r5, r10, ror #11
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #23
-    eor     r1, r1, r6, ror #1
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #5
-    eor     r4, r4, r9, ror #22
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #18
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #29
-    eor     r9, r9, r11, ror #26
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #7
-    bic     r12, r5, r9, ror #13
-    eor     r8, r8, r12, ror #27
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #31
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #25
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #7
-    eor     r2, r2, r7, ror #3
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #23
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #31
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #22
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5, ror #29
-    eor     r9, r9, r12, ror #7
-    eor     r5, r5, r10, ror #27
-    eor     r6, r6, r11, ror #15
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #1
-    eor     r4, r4, r9, ror #17
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #25
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11, ror #14
+    eor     r7, r7, lr, ror #2
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #4
+    eor     r9, r9, lr, ror #9
+    bic     r10, r8, r7, ror #7
+    eor     r1, r6, r10
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #9
+    eor     r2, r7, r10, ror #16
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #7
+    eor     r3, r8, r10, ror #16
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #16
+    eor     r4, r9, r10, ror #9
+    str     r4, [sp, #272]
     bic     r10, r7, r6, ror #25
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #1
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #7
-    eor     r9, r9, r12, ror #1
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    eor     r0, r0, r5, ror #25
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #23
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #5
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #15
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #9
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #19
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #6
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #12
-    eor     r3, r8, r12, ror #14
-    bic     r12, r6, r5, ror #28
-    eor     r4, r9, r12, ror #24
-    eor     r0, r5, r10, ror #2
-    eor     r1, r6, r11, ror #14
-    eor     r0, r0, #0x0000000a
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #19
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #4
-    bic     r11, r8, r7, ror #10
-    bic     r12, r9, r8, ror #22
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #4
-    eor     r5, r5, r10, ror #10
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #2
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #6
-    eor     r4, r4, r9, ror #22
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #17
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #30
-    eor     r9, r9, r11, ror #26
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #2
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9, ror #12
-    eor     r8, r8, r12, ror #28
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #8
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #22
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #31
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #22
-    eor     r7, r7, r12, ror #2
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5, ror #30
-    eor     r9, r9, r12, ror #6
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #2
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #18
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #24
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #9
-    eor     r9, r9, r11, ror #13
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #8
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    eor     r0, r0, r5, ror #26
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #24
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #6
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #23
-    eor     r11, r4, r6, ror #24
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #1
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #2
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #13
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #14
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #9
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #10
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #13
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #14
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 10: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #12
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #27
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #14
-    eor     r9, r9, r11, ror #1
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #31
-    eor     r2, r7, r12, ror #26
-    bic     r12, r5, r9, ror #10
-    eor     r3, r8, r12, ror #23
-    bic     r12, r6, r5, ror #17
-    eor     r4, r9, r12, ror #5
-    eor     r0, r5, r10, ror #16
-    eor     r1, r6, r11, ror #26
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #18
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #23
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #29
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #4
-    eor     r1, r1, r6, ror #9
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #4
-    eor     r4, r4, r9, ror #17
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #21
-    eor     r9, r9, r11, ror #19
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #9
-    eor     r7, r7, r12, ror #25
-    bic     r12, r5, r9, ror #13
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #4
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #26
-    eor     r0, r0, r5, ror #3
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #7
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #21
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11, ror #16
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #30
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #25
-    eor     r9, r9, r12, ror #15
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11, ror #15
-    eor     r0, r0, r5, ror #30
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #11
-    eor     r4, r4, r9, ror #12
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #2
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #4
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #28
-    eor     r7, r7, r12, ror #25
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #7
-    eor     r9, r9, r12, ror #11
-    eor     r5, r5, r10, ror #21
-    eor     r6, r6, r11, ror #17
-    eor     r0, r0, r5, ror #3
-    eor     r1, r1, r6, ror #13
-    eor     r2, r2, r7, ror #8
-    eor     r3, r3, r8, ror #4
-    eor     r4, r4, r9, ror #7
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #12
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #31
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #30
-    eor     r2, r7, r12, ror #27
-    bic     r12, r5, r9, ror #11
-    eor     r3, r8, r12, ror #23
-    bic     r12, r6, r5, ror #16
-    eor     r4, r9, r12, ror #5
-    eor     r0, r5, r10, ror #16
-    eor     r1, r6, r11, ror #25
-    movw    r10, #0x8082
-    eor     r0, r0, r10
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #13
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #16
-    bic     r12, r9, r8, ror #19
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #29
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #4
-    eor     r1, r1, r6, ror #8
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #5
-    eor     r4, r4, r9, ror #16
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #28
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #20
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #7
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #9
-    eor     r7, r7, r12, ror #25
-    bic     r12, r5, r9, ror #13
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #5
-    eor     r9, r9, r12, ror #14
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #4
-    eor     r1, r1, r6, ror #15
-    eor     r2, r2, r7, ror #8
-    eor     r3, r3, r8, ror #17
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #20
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11, ror #16
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #31
-    eor     r7, r7, r12, ror #15
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #25
-    eor     r9, r9, r12, ror #16
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11, ror #15
-    eor     r0, r0, r5, ror #31
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #23
-    eor     r3, r3, r8, ror #12
-    eor     r4, r4, r9, ror #11
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #2
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #3
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #28
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #7
-    eor     r9, r9, r12, ror #11
-    eor     r5, r5, r10, ror #22
-    eor     r6, r6, r11, ror #17
-    eor     r0, r0, r5, ror #3
-    eor     r1, r1, r6, ror #12
-    eor     r2, r2, r7, ror #9
-    eor     r3, r3, r8, ror #4
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #5
-    eor     r11, r4, r6, ror #4
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #15
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #16
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #25
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #25
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #26
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #26
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #22
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #23
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 11: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #8
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #24
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #27
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8
-    eor     r2, r7, r12, ror #8
-    bic     r12, r5, r9, ror #10
-    eor     r3, r8, r12, ror #22
-    bic     r12, r6, r5, ror #30
-    eor     r4, r9, r12, ror #24
-    eor     r0, r5, r10, ror #2
-    eor     r1, r6, r11, ror #8
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #26
-    eor     r9, r9, r11, ror #23
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #31
-    eor     r8, r8, r12, ror #12
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #7
-    eor     r6, r6, r11, ror #30
-    eor     r0, r0, r5, ror #27
-    eor     r1, r1, r6, ror #15
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #5
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #17
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #19
-    eor     r9, r9, r11, ror #7
-    bic     r10, r7, r6, ror #14
-    bic     r11, r8, r7, ror #27
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #13
-    bic     r12, r5, r9, ror #11
-    eor     r8, r8, r12, ror #29
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #1
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #23
-    eor     r0, r0, r5, ror #15
-    eor     r1, r1, r6, ror #25
-    eor     r2, r2, r7, ror #11
-    eor     r3, r3, r8, ror #8
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #1
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #9
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #27
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #23
-    bic     r12, r5, r9, ror #20
-    eor     r8, r8, r12, ror #30
-    bic     r12, r6, r5, ror #11
-    eor     r9, r9, r12, ror #1
-    eor     r5, r5, r10, ror #29
-    eor     r6, r6, r11, ror #13
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #24
-    eor     r3, r3, r8, ror #21
-    eor     r4, r4, r9, ror #7
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #31
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #24
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #12
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #21
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #31
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #27
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #17
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #11
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #8
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #24
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8
-    eor     r2, r7, r12, ror #8
-    bic     r12, r5, r9, ror #10
-    eor     r3, r8, r12, ror #22
-    bic     r12, r6, r5, ror #30
-    eor     r4, r9, r12, ror #24
-    eor     r0, r5, r10, ror #2
-    eor     r1, r6, r11, ror #8
-    movw    r10, #0x8003
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #27
-    eor     r9, r9, r11, ror #23
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #31
-    eor     r8, r8, r12, ror #12
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #7
-    eor     r6, r6, r11, ror #30
-    eor     r0, r0, r5, ror #27
-    eor     r1, r1, r6, ror #15
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #5
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #18
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #23
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #19
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #14
-    bic     r11, r8, r7, ror #27
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #13
-    bic     r12, r5, r9, ror #11
-    eor     r8, r8, r12, ror #29
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #1
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #23
-    eor     r0, r0, r5, ror #15
-    eor     r1, r1, r6, ror #25
-    eor     r2, r2, r7, ror #11
-    eor     r3, r3, r8, ror #8
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #31
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #7
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #1
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #9
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #27
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #23
-    bic     r12, r5, r9, ror #20
-    eor     r8, r8, r12, ror #30
-    bic     r12, r6, r5, ror #11
-    eor     r9, r9, r12, ror #1
-    eor     r5, r5, r10, ror #29
-    eor     r6, r6, r11, ror #13
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #24
-    eor     r3, r3, r8, ror #21
-    eor     r4, r4, r9, ror #7
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #3
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #25
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #12
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #21
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #31
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #27
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #17
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #23
-    eor     r11, r4, r6, ror #24
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #1
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #2
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #7
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #8
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #7
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #8
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #21
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #22
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 12: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #15
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #3
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6, ror #4
-    bic     r11, r8, r7, ror #3
-    bic     r12, r9, r8
-    eor     r2, r7, r12, ror #29
-    bic     r12, r5, r9, ror #20
-    eor     r3, r8, r12, ror #12
-    bic     r12, r6, r5, ror #5
-    eor     r4, r9, r12, ror #7
     eor     r0, r5, r10, ror #23
-    eor     r1, r6, r11, ror #25
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #14
-    eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6, ror #3
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #29
-    eor     r7, r7, r12, ror #17
-    bic     r12, r5, r9, ror #2
-    eor     r8, r8, r12, ror #1
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #17
-    eor     r6, r6, r11, ror #11
-    eor     r0, r0, r5, ror #28
-    eor     r1, r1, r6, ror #21
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #7
-    eor     r4, r4, r9, ror #10
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s7
-    eor     r6, r6, r11
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #25
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #3
-    bic     r12, r5, r9, ror #7
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #2
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #14
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #25
-    eor     r4, r4, r9, ror #20
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #15
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #4
-    bic     r12, r9, r8, ror #4
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #19
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #9
-    eor     r0, r0, r5, ror #28
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #31
-    eor     r3, r3, r8, ror #30
-    eor     r4, r4, r9, ror #26
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #19
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #13
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #13
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #23
-    eor     r7, r7, r12, ror #11
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #27
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #2
-    eor     r5, r5, r10, ror #3
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #3
-    eor     r1, r1, r6, ror #24
-    eor     r2, r2, r7, ror #15
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #29
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #15
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #3
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6, ror #3
-    bic     r11, r8, r7, ror #3
-    bic     r12, r9, r8, ror #1
-    eor     r2, r7, r12, ror #28
-    bic     r12, r5, r9, ror #20
-    eor     r3, r8, r12, ror #11
-    bic     r12, r6, r5, ror #5
-    eor     r4, r9, r12, ror #7
-    eor     r0, r5, r10, ror #24
-    eor     r1, r6, r11, ror #26
-    movw    r10, #0x808b
-    eor     r0, r0, r10
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #14
-    eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #29
-    eor     r7, r7, r12, ror #17
-    bic     r12, r5, r9, ror #3
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #17
-    eor     r5, r5, r10, ror #18
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #28
-    eor     r1, r1, r6, ror #21
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #7
-    eor     r4, r4, r9, ror #11
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s6
-    eor     r6, r6, r11
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #25
-    bic     r10, r7, r6, ror #25
-    bic     r11, r8, r7, ror #25
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #2
-    bic     r12, r5, r9, ror #6
-    eor     r8, r8, r12, ror #21
-    bic     r12, r6, r5, ror #3
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #14
-    eor     r0, r0, r5, ror #2
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #24
-    eor     r4, r4, r9, ror #20
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #15
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #5
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #3
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #17
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #25
-    eor     r6, r6, r11, ror #10
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #30
-    eor     r3, r3, r8, ror #30
-    eor     r4, r4, r9, ror #26
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #19
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #13
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #13
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #10
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #15
-    eor     r9, r9, r12, ror #3
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #3
-    eor     r1, r1, r6, ror #25
-    eor     r2, r2, r7, ror #15
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #29
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #6
-    eor     r11, r4, r6, ror #7
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #23
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #23
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #25
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #25
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #28
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #28
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #11
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #11
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 13: E -> A
+    str     r0, [sp, #240]
     ldr     r5, [sp, #0]
     ldr     r6, [sp, #48]
     ldr     r7, [sp, #100]
     ldr     r8, [sp, #148]
     ldr     r9, [sp, #192]
     vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #30
-    eor     r2, r7, r12, ror #26
-    bic     r12, r5, r9, ror #10
-    eor     r3, r8, r12, ror #24
-    bic     r12, r6, r5, ror #6
-    eor     r4, r9, r12, ror #16
-    eor     r0, r5, r10, ror #16
-    eor     r1, r6, r11, ror #14
-    eor     r0, r0, #0x00000001
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #3
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #18
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #23
-    eor     r9, r9, r11, ror #20
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #14
-    bic     r12, r9, r8, ror #10
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #2
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #30
-    eor     r0, r0, r5, ror #6
-    eor     r1, r1, r6, ror #26
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #11
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #6
-    eor     r9, r9, r11, ror #17
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #22
-    bic     r12, r9, r8, ror #16
-    eor     r7, r7, r12, ror #26
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #16
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #16
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11
-    eor     r0, r0, r5, ror #26
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
     eor     r5, r5, r10, ror #1
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #24
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #1
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #2
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #6
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #30
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #4
-    eor     r0, r0, r5, ror #6
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #6
-    eor     r4, r4, r9, ror #2
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #4
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #13
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #23
-    eor     r9, r9, r11, ror #13
-    bic     r10, r7, r6, ror #12
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #22
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #26
-    eor     r8, r8, r12, ror #16
-    bic     r12, r6, r5, ror #24
-    eor     r9, r9, r12, ror #14
-    eor     r5, r5, r10, ror #28
-    eor     r6, r6, r11, ror #8
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #6
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #8
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #30
-    eor     r2, r7, r12, ror #26
-    bic     r12, r5, r9, ror #10
-    eor     r3, r8, r12, ror #24
-    bic     r12, r6, r5, ror #6
-    eor     r4, r9, r12, ror #16
-    eor     r0, r5, r10, ror #16
-    eor     r1, r6, r11, ror #14
-    movw    r10, #0x000b
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #3
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #22
     vmov    r10, s2
-    eor     r7, r7, r12, ror #19
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #23
-    eor     r9, r9, r11, ror #21
-    bic     r10, r7, r6, ror #21
-    bic     r11, r8, r7, ror #13
-    bic     r12, r9, r8, ror #11
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #1
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #13
-    eor     r5, r5, r10, ror #25
-    eor     r6, r6, r11, ror #30
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #27
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #11
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #13
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #10
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #7
-    eor     r9, r9, r11, ror #17
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #23
-    bic     r12, r9, r8, ror #16
-    eor     r7, r7, r12, ror #25
-    bic     r12, r5, r9, ror #31
-    eor     r8, r8, r12, ror #17
-    bic     r12, r6, r5, ror #16
-    eor     r9, r9, r12, ror #17
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #31
-    eor     r0, r0, r5, ror #27
-    eor     r1, r1, r6, ror #17
-    eor     r2, r2, r7, ror #17
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #24
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #1
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #2
-    eor     r7, r7, r12, ror #19
-    bic     r12, r5, r9, ror #6
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #29
-    eor     r9, r9, r12, ror #29
-    eor     r5, r5, r10, ror #19
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #7
-    eor     r4, r4, r9, ror #3
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #3
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #11
-    bic     r11, r8, r7, ror #13
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #26
-    eor     r8, r8, r12, ror #17
-    bic     r12, r6, r5, ror #25
-    eor     r9, r9, r12, ror #13
-    eor     r5, r5, r10, ror #28
-    eor     r6, r6, r11, ror #8
-    eor     r0, r0, r5, ror #25
-    eor     r1, r1, r6, ror #6
-    eor     r2, r2, r7, ror #5
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #9
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #15
-    eor     r11, r4, r6, ror #16
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #15
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #16
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #13
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #14
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #25
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #26
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #23
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #24
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 14: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #12
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #25
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #1
-    eor     r9, r9, r11, ror #22
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #25
-    eor     r2, r7, r12
-    bic     r12, r5, r9, ror #11
-    eor     r3, r8, r12, ror #28
-    bic     r12, r6, r5, ror #2
-    eor     r4, r9, r12, ror #19
-    eor     r0, r5, r10, ror #11
-    eor     r1, r6, r11, ror #6
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #22
-    eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6, ror #5
-    bic     r11, r8, r7, ror #6
-    bic     r12, r9, r8, ror #29
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #8
-    eor     r5, r5, r10, ror #31
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #26
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #15
-    eor     r4, r4, r9, ror #11
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #22
-    eor     r8, r8, r12, ror #17
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #14
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #11
-    eor     r0, r0, r5, ror #25
-    eor     r1, r1, r6, ror #31
-    eor     r2, r2, r7, ror #18
-    eor     r3, r3, r8, ror #4
-    eor     r4, r4, r9, ror #4
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #22
-    vmov    r11, s6
-    eor     r8, r8, r10
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #6
-    eor     r7, r7, r12, ror #7
-    bic     r12, r5, r9, ror #16
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #8
-    eor     r5, r5, r10, ror #9
-    eor     r6, r6, r11, ror #30
-    eor     r0, r0, r5, ror #28
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #26
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #1
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #29
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #3
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #17
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8, ror #19
-    eor     r7, r7, r12, ror #25
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #31
-    bic     r12, r6, r5, ror #26
-    eor     r9, r9, r12, ror #24
-    eor     r5, r5, r10, ror #21
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6, ror #25
-    eor     r2, r2, r7, ror #27
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #20
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #2
-    eor     r9, r9, r11, ror #21
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #24
-    eor     r2, r7, r12, ror #1
-    bic     r12, r5, r9, ror #12
-    eor     r3, r8, r12, ror #28
-    bic     r12, r6, r5, ror #1
-    eor     r4, r9, r12, ror #19
-    eor     r0, r5, r10, ror #11
-    eor     r1, r6, r11, ror #5
-    movw    r10, #0x008a
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s0
-    eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #22
-    eor     r9, r9, r11, ror #6
-    bic     r10, r7, r6, ror #5
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #30
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #6
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #8
-    eor     r5, r5, r10, ror #31
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #26
-    eor     r1, r1, r6, ror #31
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #10
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #6
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #27
-    eor     r9, r9, r11, ror #17
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #22
-    eor     r8, r8, r12, ror #17
-    bic     r12, r6, r5, ror #29
-    eor     r9, r9, r12, ror #13
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #26
-    eor     r1, r1, r6, ror #30
-    eor     r2, r2, r7, ror #19
-    eor     r3, r3, r8, ror #5
-    eor     r4, r4, r9, ror #4
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #3
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s7
-    eor     r8, r8, r10
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #7
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9, ror #15
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #9
-    eor     r5, r5, r10, ror #9
-    eor     r6, r6, r11, ror #30
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #27
-    eor     r3, r3, r8, ror #15
-    eor     r4, r4, r9
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #30
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #4
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #19
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #31
-    bic     r12, r6, r5, ror #26
-    eor     r9, r9, r12, ror #24
-    eor     r5, r5, r10, ror #22
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6, ror #24
-    eor     r2, r2, r7, ror #28
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #19
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #19
-    eor     r11, r4, r6, ror #18
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #10
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #11
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #5
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #5
-    vmov    s4, r11
-    eor     r10, r7, r4
-    vmov    s5, r12
-    eor     r11, r2, r9
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #27
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #28
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 15: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #11
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #1
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8, ror #16
-    eor     r2, r7, r12, ror #16
-    bic     r12, r5, r9, ror #24
-    eor     r3, r8, r12, ror #24
-    bic     r12, r6, r5, ror #24
-    eor     r4, r9, r12, ror #16
-    eor     r0, r5, r10, ror #8
-    eor     r1, r6, r11
-    eor     r0, r0, #0x00000001
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #18
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #11
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #22
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #4
-    eor     r5, r5, r10, ror #2
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #1
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #5
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #2
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #26
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #14
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #30
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #17
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #3
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #25
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #22
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #30
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #19
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #23
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #20
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #9
-    bic     r10, r7, r6, ror #28
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8, ror #18
-    eor     r7, r7, r12, ror #26
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #4
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #2
-    eor     r5, r5, r10, ror #16
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #12
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #12
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #1
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8, ror #16
-    eor     r2, r7, r12, ror #16
-    bic     r12, r5, r9, ror #24
-    eor     r3, r8, r12, ror #24
-    bic     r12, r6, r5, ror #24
-    eor     r4, r9, r12, ror #16
-    eor     r0, r5, r10, ror #8
-    eor     r1, r6, r11
-    movw    r10, #0x0081
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #7
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #18
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #12
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #22
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #4
-    eor     r5, r5, r10, ror #2
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #2
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #6
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #3
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #27
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #14
-    eor     r5, r5, r10, ror #30
-    eor     r6, r6, r11, ror #18
-    eor     r0, r0, r5, ror #30
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #25
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #18
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #3
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #25
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #22
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #30
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #16
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #24
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #9
-    bic     r10, r7, r6, ror #28
-    bic     r11, r8, r7, ror #20
-    bic     r12, r9, r8, ror #18
-    eor     r7, r7, r12, ror #26
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #4
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #2
-    eor     r5, r5, r10, ror #16
-    eor     r6, r6, r11, ror #16
-    eor     r0, r0, r5, ror #12
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #15
-    eor     r11, r4, r6, ror #16
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #7
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #8
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #31
-    vmov    s3, r10
-    eor     r12, r1, r8
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #15
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #16
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #23
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #24
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 16: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #4
-    eor     r2, r7, r12, ror #9
-    bic     r12, r5, r9, ror #15
-    eor     r3, r8, r12, ror #13
-    bic     r12, r6, r5, ror #10
-    eor     r4, r9, r12, ror #7
-    eor     r0, r5, r10, ror #6
-    eor     r1, r6, r11, ror #29
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #12
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr, ror #2
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #6
+    eor     r9, r9, r12, ror #10
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #9
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #224]
+    bic     r10, r6, r5
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #232]
     bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #20
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #3
-    eor     r8, r8, r12, ror #9
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #1
-    eor     r5, r5, r10, ror #2
-    eor     r6, r6, r11, ror #19
-    eor     r0, r0, r5, ror #26
-    eor     r1, r1, r6, ror #8
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #30
-    eor     r4, r4, r9, ror #14
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #25
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #8
     vmov    r11, s4
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s8
-    eor     r7, r7, r12
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #21
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #29
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #31
-    eor     r2, r2, r7, ror #21
-    eor     r3, r3, r8, ror #31
-    eor     r4, r4, r9, ror #20
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #10
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #1
-    bic     r12, r9, r8, ror #4
-    eor     r7, r7, r12, ror #27
-    bic     r12, r5, r9, ror #2
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #6
-    eor     r9, r9, r12, ror #24
-    eor     r5, r5, r10, ror #7
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #10
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #11
-    eor     r3, r3, r8, ror #29
-    eor     r4, r4, r9, ror #29
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s1
-    eor     r7, r7, r12
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #26
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #14
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #18
-    eor     r7, r7, r12, ror #3
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #7
-    eor     r9, r9, r12, ror #11
-    eor     r5, r5, r10, ror #11
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #9
-    eor     r1, r1, r6, ror #12
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #8
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #18
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #5
-    eor     r2, r7, r12, ror #8
-    bic     r12, r5, r9, ror #15
-    eor     r3, r8, r12, ror #12
-    bic     r12, r6, r5, ror #10
-    eor     r4, r9, r12, ror #7
-    eor     r0, r5, r10, ror #7
-    eor     r1, r6, r11, ror #30
-    movw    r10, #0x0081
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10
+    eor     r6, r6, r11, ror #24
+    eor     r7, r7, lr, ror #3
+    eor     r8, r8, r12, ror #5
     vmov    r12, s0
-    eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #1
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #20
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12, ror #8
-    bic     r12, r6, r5, ror #28
     eor     r9, r9, r12
-    eor     r5, r5, r10, ror #3
-    eor     r6, r6, r11, ror #20
-    eor     r0, r0, r5, ror #26
-    eor     r1, r1, r6, ror #8
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #30
-    eor     r4, r4, r9, ror #15
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s9
-    eor     r7, r7, r12
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #25
-    bic     r11, r8, r7, ror #10
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #7
-    bic     r12, r5, r9, ror #27
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #19
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #29
-    eor     r0, r0, r5, ror #8
-    eor     r1, r1, r6, ror #31
-    eor     r2, r2, r7, ror #21
-    eor     r3, r3, r8, ror #30
-    eor     r4, r4, r9, ror #20
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #10
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #27
-    bic     r12, r5, r9, ror #1
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #7
-    eor     r9, r9, r12, ror #24
-    eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #13
-    eor     r0, r0, r5, ror #11
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #29
-    eor     r4, r4, r9, ror #29
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s0
-    eor     r7, r7, r12
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #26
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #14
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #19
-    eor     r7, r7, r12, ror #2
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #31
-    bic     r12, r6, r5, ror #6
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #9
-    eor     r1, r1, r6, ror #13
-    eor     r2, r2, r7, ror #14
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #8
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #6
-    eor     r11, r4, r6, ror #7
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #6
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #6
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #29
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #29
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #8
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #8
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #12
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #12
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 17: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #15
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #22
-    eor     r9, r9, r11, ror #28
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7
-    bic     r12, r9, r8, ror #22
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #16
-    eor     r3, r8, r12, ror #26
-    bic     r12, r6, r5, ror #24
-    eor     r4, r9, r12, ror #24
-    eor     r0, r5, r10, ror #6
-    eor     r1, r6, r11, ror #30
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #19
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #1
-    bic     r10, r7, r6, ror #13
-    bic     r11, r8, r7, ror #25
-    bic     r12, r9, r8, ror #23
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #17
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #29
-    eor     r5, r5, r10, ror #1
-    eor     r6, r6, r11, ror #26
-    eor     r0, r0, r5, ror #5
-    eor     r1, r1, r6, ror #11
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #7
-    eor     r4, r4, r9, ror #6
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #7
-    eor     r9, r9, r11, ror #6
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #29
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #27
-    bic     r12, r5, r9, ror #11
-    eor     r8, r8, r12, ror #13
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #25
-    eor     r5, r5, r10, ror #16
-    eor     r6, r6, r11, ror #15
-    eor     r0, r0, r5, ror #21
-    eor     r1, r1, r6, ror #17
-    eor     r2, r2, r7, ror #31
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #21
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #11
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #28
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #12
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #25
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #15
-    eor     r6, r6, r11, ror #1
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #3
-    eor     r4, r4, r9, ror #29
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
+    bic     r10, r8, r7, ror #15
+    eor     r10, r6, r10, ror #5
+    eor     r1, r1, r10, ror #4
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #17
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #9
+    eor     r3, r3, r10, ror #9
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #14
+    eor     r10, r9, r10, ror #3
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #12
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #280]
     ldr     r5, [sp, #16]
     ldr     r6, [sp, #68]
     ldr     r7, [sp, #116]
     ldr     r8, [sp, #124]
     ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #21
+    eor     r5, r5, r11, ror #12
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #21
     vmov    r10, s1
-    eor     r7, r7, r12, ror #17
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #4
-    eor     r9, r9, r11, ror #30
-    bic     r10, r7, r6, ror #7
-    bic     r11, r8, r7, ror #25
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #26
-    eor     r8, r8, r12, ror #17
-    bic     r12, r6, r5, ror #17
-    eor     r9, r9, r12, ror #21
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #9
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #17
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
+    eor     r7, r7, r11, ror #19
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #15
+    eor     r9, r9, lr, ror #14
+    bic     r10, r8, r7, ror #5
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #27
+    eor     r10, r7, r10
+    eor     r2, r2, r10, ror #5
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #13
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #29
+    eor     r10, r9, r10, ror #11
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #11
+    eor     r10, r5, r10, ror #24
+    eor     r0, r0, r10, ror #4
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #17
+    eor     r6, r6, r12, ror #15
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #21
+    eor     r8, r8, r10, ror #27
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #19
+    bic     r10, r8, r7, ror #5
+    eor     r10, r6, r10, ror #19
+    eor     r1, r1, r10, ror #9
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #23
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #4
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #11
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #1
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #13
+    eor     r0, r0, r10, ror #4
+    str     r10, [sp, #320]
     vmov    s10, r0
     vmov    s11, r1
     vmov    s12, r2
     vmov    s13, r3
     vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #15
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #22
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7
-    bic     r12, r9, r8, ror #22
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #16
-    eor     r3, r8, r12, ror #26
-    bic     r12, r6, r5, ror #24
-    eor     r4, r9, r12, ror #24
-    eor     r0, r5, r10, ror #6
-    eor     r1, r6, r11, ror #30
-    movw    r10, #0x0008
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
     ldr     r5, [sp, #28]
     ldr     r6, [sp, #76]
     ldr     r7, [sp, #80]
     ldr     r8, [sp, #128]
     ldr     r9, [sp, #176]
     vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #19
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #8
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #2
-    bic     r10, r7, r6, ror #14
-    bic     r11, r8, r7, ror #24
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #16
-    bic     r12, r5, r9, ror #16
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #30
-    eor     r5, r5, r10
-    eor     r6, r6, r11, ror #26
-    eor     r0, r0, r5, ror #6
-    eor     r1, r1, r6, ror #12
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #8
-    eor     r4, r4, r9, ror #6
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
+    eor     r5, r5, r10, ror #9
+    eor     r6, r6, r11, ror #8
+    eor     r7, r7, r12, ror #2
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #4
+    eor     r9, r9, r12, ror #10
+    bic     r10, r8, r7, ror #6
+    eor     r1, r6, r10
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #10
+    eor     r2, r7, r10, ror #16
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #6
+    eor     r3, r8, r10, ror #16
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #16
+    eor     r4, r9, r10, ror #10
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #26
+    eor     r0, r5, r10, ror #22
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #2
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #3
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #6
+    eor     r9, r9, r11, ror #11
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #8
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #228]
+    bic     r10, r6, r5
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #2
+    eor     r10, r5, r10, ror #30
+    eor     r10, r10, #0x00000089
+    eor     r0, r0, r10, ror #24
+    str     r10, [sp, #204]
     ldr     r5, [sp, #8]
     ldr     r6, [sp, #60]
     ldr     r7, [sp, #104]
     ldr     r8, [sp, #156]
     ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #20
+    eor     r5, r5, lr, ror #8
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #23
+    eor     r7, r7, r12, ror #2
+    eor     r8, r8, r11, ror #6
     vmov    r11, s1
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11, ror #6
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #30
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #26
-    bic     r12, r5, r9, ror #10
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #16
-    eor     r6, r6, r11, ror #14
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #18
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #4
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #21
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #11
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #6
-    bic     r12, r9, r8, ror #28
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #12
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #26
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #14
-    eor     r6, r6, r11, ror #2
-    eor     r0, r0, r5, ror #2
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #4
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
+    eor     r9, r9, r11, ror #1
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10, ror #4
+    eor     r1, r1, r10, ror #4
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #8
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #14
+    eor     r10, r9, r10, ror #4
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #12
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #284]
     ldr     r5, [sp, #20]
     ldr     r6, [sp, #64]
     ldr     r7, [sp, #112]
     ldr     r8, [sp, #120]
     ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #15
+    eor     r5, r5, lr, ror #11
+    eor     r6, r6, r12, ror #21
     vmov    r12, s8
-    eor     r6, r6, r11, ror #21
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #20
+    vmov    lr, s0
     eor     r7, r7, r12, ror #18
-    bic     r12, r5, r9, ror #26
-    eor     r8, r8, r12, ror #18
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #20
-    eor     r5, r5, r10, ror #8
-    eor     r6, r6, r11
-    eor     r0, r0, r5, ror #8
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #18
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
+    eor     r8, r8, lr, ror #15
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #13
+    bic     r10, r8, r7, ror #6
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #26
+    eor     r10, r7, r10
+    eor     r2, r2, r10, ror #6
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #6
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #10
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #24
+    eor     r0, r0, r10, ror #4
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #16
+    eor     r6, r6, r11, ror #16
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #21
+    eor     r8, r8, r11, ror #27
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #19
+    bic     r10, r8, r7, ror #4
+    eor     r10, r6, r10, ror #20
+    eor     r1, r1, r10, ror #8
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #4
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #12
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #4
+    str     r10, [sp, #324]
     vmov    r5, s10
     vmov    r6, s11
     vmov    r7, s12
     vmov    r8, s13
     vmov    r9, s14
-    eor     r10, r9, r1, ror #23
-    eor     r11, r4, r6, ror #24
+    eor     r10, r9, r1, ror #9
+    eor     r11, r5, r2, ror #22
     vmov    s0, r10
-    eor     r12, r5, r2, ror #5
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #6
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #29
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #30
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #9
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #10
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #25
+    eor     r12, r0, r7, ror #22
+    vmov    s2, r11
+    eor     lr, r6, r3
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #31
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #16
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #15
     vmov    s7, r11
-    eor     r10, r3, r5, ror #26
+    eor     r11, r7, r4, ror #15
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #16
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #9
     vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 18: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
+    vmov    s1, lr
+    @ ---- round 2
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #16
+    eor     r6, r6, r12, ror #9
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #4
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #8
+    eor     r9, r9, lr, ror #20
+    bic     r10, r8, r7, ror #31
+    eor     r1, r6, r10, ror #5
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #4
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #5
+    eor     r3, r8, r10, ror #23
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #31
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #28
+    eor     r0, r5, r10, ror #8
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
     vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #13
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #2
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #28
-    eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6, ror #13
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #5
-    eor     r2, r7, r12, ror #10
-    bic     r12, r5, r9, ror #26
-    eor     r3, r8, r12, ror #1
-    bic     r12, r6, r5, ror #3
-    eor     r4, r9, r12, ror #3
-    eor     r0, r5, r10, ror #16
-    eor     r1, r6, r11, ror #2
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #3
-    bic     r12, r9, r8
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #25
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #28
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #15
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8, ror #18
-    eor     r4, r4, r9, ror #23
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
+    eor     r5, r5, r10, ror #14
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, lr, ror #8
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #10
+    eor     r9, r9, r12, ror #20
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #29
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #13
+    eor     r10, r7, r10, ror #2
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #28
+    eor     r10, r8, r10, ror #23
+    eor     r3, r3, r10
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #31
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #23
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #7
+    eor     r10, r5, r10, ror #26
+    eor     r0, r0, r10
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #8
     vmov    r11, s4
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #9
+    eor     r6, r6, r11, ror #25
+    eor     r7, r7, lr, ror #30
+    eor     r8, r8, r12, ror #8
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #3
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #9
+    eor     r10, r7, r10, ror #15
+    eor     r2, r2, r10, ror #11
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #3
+    eor     r10, r8, r10, ror #20
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #4
+    eor     r10, r9, r10, ror #25
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #112]
     bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #11
-    eor     r7, r7, r12, ror #3
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #30
-    bic     r12, r6, r5, ror #4
-    eor     r9, r9, r12, ror #5
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #6
-    eor     r2, r2, r7, ror #11
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #4
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #22
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #16
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #14
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #15
-    eor     r9, r9, r12, ror #25
-    eor     r5, r5, r10, ror #18
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #2
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8, ror #9
-    eor     r4, r4, r9
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #2
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #24
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #25
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #6
     vmov    r10, s1
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #14
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #6
-    bic     r11, r8, r7, ror #31
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #9
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #21
-    eor     r9, r9, r12, ror #29
-    eor     r5, r5, r10, ror #5
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #21
-    eor     r2, r2, r7, ror #28
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #27
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
+    eor     r7, r7, r11
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #2
+    eor     r9, r9, lr, ror #25
+    bic     r10, r8, r7, ror #13
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #10
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #28
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #8
+    eor     r3, r3, r10, ror #14
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #3
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #8
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #5
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11
+    eor     r6, r6, r12, ror #7
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #12
+    eor     r8, r8, r10
+    vmov    r10, s6
+    eor     r9, r9, r10
+    bic     r10, r8, r7, ror #6
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #17
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #14
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10, ror #14
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #21
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #120]
     vmov    s10, r0
     vmov    s11, r1
     vmov    s12, r2
     vmov    s13, r3
     vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #12
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #3
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #29
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6, ror #14
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #4
-    eor     r2, r7, r12, ror #11
-    bic     r12, r5, r9, ror #27
-    eor     r3, r8, r12, ror #1
-    bic     r12, r6, r5, ror #2
-    eor     r4, r9, r12, ror #3
-    eor     r0, r5, r10, ror #16
-    eor     r1, r6, r11, ror #1
-    eor     r0, r0, #0x00000083
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
     vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #25
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #2
-    bic     r12, r9, r8, ror #1
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #25
-    eor     r8, r8, r12, ror #6
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #28
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5, ror #24
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8, ror #19
-    eor     r4, r4, r9, ror #22
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #7
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #11
-    eor     r7, r7, r12, ror #3
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #30
-    bic     r12, r6, r5, ror #5
-    eor     r9, r9, r12, ror #4
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #8
-    eor     r1, r1, r6, ror #5
-    eor     r2, r2, r7, ror #12
-    eor     r3, r3, r8, ror #11
-    eor     r4, r4, r9, ror #4
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #22
-    vmov    r12, s3
+    eor     r5, r5, r10, ror #16
     eor     r6, r6, r11, ror #10
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #16
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #15
     eor     r7, r7, r12, ror #5
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #15
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #18
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #3
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #5
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #31
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #2
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #5
-    bic     r11, r8, r7
-    bic     r12, r9, r8, ror #24
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #7
+    eor     r9, r9, r12, ror #20
+    bic     r10, r8, r7, ror #30
+    eor     r1, r6, r10, ror #6
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #5
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #5
+    eor     r3, r8, r10, ror #22
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #31
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #28
+    eor     r0, r5, r10, ror #8
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #14
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #16
     eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #26
-    bic     r12, r6, r5, ror #21
-    eor     r9, r9, r12, ror #29
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #11
+    eor     r9, r9, r11, ror #20
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #30
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #12
+    eor     r10, r7, r10, ror #3
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #29
+    eor     r10, r8, r10, ror #23
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #24
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #26
+    movw    r9, #0x008b
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #7
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #26
+    eor     r7, r7, r12, ror #30
+    eor     r8, r8, r11, ror #8
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #2
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #17
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #9
+    eor     r10, r7, r10, ror #15
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #3
+    eor     r10, r8, r10, ror #20
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #5
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #30
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #7
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #26
+    eor     r6, r6, r12, ror #7
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #31
+    eor     r8, r8, lr, ror #3
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #26
+    bic     r10, r8, r7, ror #14
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #10
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #29
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #8
+    eor     r3, r3, r10, ror #13
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #3
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #8
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #23
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #31
+    eor     r6, r6, r11, ror #6
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #12
+    eor     r8, r8, r11, ror #31
+    vmov    r11, s7
+    eor     r9, r9, r11
+    bic     r10, r8, r7, ror #6
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #18
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #15
+    eor     r10, r7, r10, ror #11
+    eor     r2, r2, r10, ror #15
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #23
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #21
+    eor     r10, r9, r10, ror #20
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #11
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #30
+    eor     r11, r5, r2, ror #7
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #8
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #5
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #5
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #29
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #22
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #28
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #22
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #31
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 3
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #31
+    eor     r6, r6, r12, ror #4
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #5
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #10
+    eor     r9, r9, lr, ror #31
+    bic     r10, r8, r7, ror #31
+    eor     r1, r6, r10, ror #4
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #25
+    eor     r2, r7, r10, ror #8
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #11
+    eor     r3, r8, r10, ror #28
+    str     r3, [sp, #264]
+    bic     r10, r6, r5
+    eor     r4, r9, r10, ror #21
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #29
+    eor     r0, r5, r10, ror #3
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #5
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr, ror #16
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #23
+    eor     r9, r9, r12, ror #28
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #19
+    str     r10, [sp, #208]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #6
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #5
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #30
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #28
+    eor     r7, r7, lr, ror #28
+    eor     r8, r8, r12, ror #7
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #6
+    bic     r10, r8, r7, ror #1
+    eor     r10, r6, r10, ror #25
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #23
+    eor     r2, r2, r10, ror #1
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #21
+    eor     r10, r8, r10, ror #3
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #10
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #30
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #7
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #26
+    eor     r9, r9, lr, ror #4
+    bic     r10, r8, r7, ror #25
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #19
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #27
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10, ror #17
+    str     r10, [sp, #376]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #5
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #13
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #13
+    eor     r6, r6, r12, ror #5
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #5
+    eor     r8, r8, r10, ror #13
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #17
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #1
+    eor     r1, r1, r10, ror #19
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #20
+    eor     r10, r7, r10, ror #5
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10
+    eor     r3, r3, r10, ror #16
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #1
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #7
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #31
+    eor     r6, r6, r11, ror #5
+    eor     r7, r7, r12, ror #6
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #11
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #31
+    eor     r1, r6, r10, ror #4
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #25
+    eor     r2, r7, r10, ror #8
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #11
+    eor     r3, r8, r10, ror #28
+    str     r3, [sp, #268]
+    bic     r10, r6, r5
+    eor     r4, r9, r10, ror #21
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #29
+    eor     r0, r5, r10, ror #3
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #5
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #17
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #24
+    eor     r9, r9, r11, ror #29
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #19
+    str     r10, [sp, #212]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #6
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #30
+    movw    r9, #0x8080
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #5
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #31
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #28
+    eor     r7, r7, r12, ror #29
+    eor     r8, r8, r11, ror #8
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #6
+    bic     r10, r8, r7, ror #1
+    eor     r10, r6, r10, ror #25
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #23
+    eor     r2, r2, r10, ror #1
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #21
+    eor     r10, r8, r10, ror #3
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #10
+    eor     r6, r6, r12, ror #31
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #7
+    eor     r8, r8, lr, ror #27
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #4
+    bic     r10, r8, r7, ror #25
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #19
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #27
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10, ror #17
+    str     r10, [sp, #380]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #5
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #13
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #13
+    eor     r6, r6, r11, ror #5
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #5
+    eor     r8, r8, r11, ror #14
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #17
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #1
+    eor     r1, r1, r10, ror #19
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #20
+    eor     r10, r7, r10, ror #5
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10
+    eor     r3, r3, r10, ror #16
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #1
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #7
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #20
+    eor     r11, r5, r2, ror #2
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #3
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #3
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #4
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #8
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #28
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #7
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #27
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #21
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 4
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #24
+    eor     r6, r6, r12, ror #25
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #5
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #13
+    eor     r9, r9, lr, ror #12
+    bic     r10, r8, r7, ror #8
+    eor     r1, r6, r10, ror #27
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #7
+    eor     r2, r7, r10, ror #17
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #24
+    eor     r3, r8, r10, ror #1
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #12
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #29
+    eor     r0, r5, r10, ror #7
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
     eor     r5, r5, r10, ror #6
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #20
-    eor     r2, r2, r7, ror #29
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #26
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
+    vmov    r10, s2
+    eor     r6, r6, r10
+    eor     r7, r7, lr, ror #28
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #15
+    eor     r9, r9, r12, ror #4
+    bic     r10, r8, r7, ror #5
+    eor     r10, r6, r10, ror #31
+    eor     r1, r1, r10, ror #9
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #11
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #13
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #27
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #4
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #28
+    eor     r10, r5, r10, ror #9
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #13
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #29
+    eor     r7, r7, lr
+    eor     r8, r8, r12, ror #4
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #11
+    bic     r10, r8, r7, ror #26
+    eor     r10, r6, r10, ror #28
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #1
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #5
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10, ror #9
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #21
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #29
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #31
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #9
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #23
+    eor     r9, r9, lr, ror #13
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #23
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #13
+    eor     r10, r7, r10, ror #11
+    eor     r2, r2, r10, ror #3
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #5
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #22
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #1
+    eor     r10, r5, r10, ror #3
+    eor     r0, r0, r10, ror #7
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #25
+    eor     r6, r6, r12, ror #11
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #22
+    eor     r8, r8, r10, ror #5
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #8
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #5
+    eor     r1, r1, r10, ror #13
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #20
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10, ror #1
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #2
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #9
+    eor     r10, r5, r10, ror #8
+    eor     r0, r0, r10
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #24
+    eor     r6, r6, r11, ror #25
+    eor     r7, r7, r12, ror #5
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #13
+    eor     r9, r9, r12, ror #12
+    bic     r10, r8, r7, ror #8
+    eor     r1, r6, r10, ror #28
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #7
+    eor     r2, r7, r10, ror #17
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #25
+    eor     r3, r8, r10
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #11
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #28
+    eor     r0, r5, r10, ror #8
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #6
+    vmov    r10, s3
+    eor     r6, r6, r10
+    eor     r7, r7, r12, ror #28
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #15
+    eor     r9, r9, r11, ror #4
+    bic     r10, r8, r7, ror #5
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #9
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #17
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #27
+    eor     r3, r3, r10, ror #13
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #27
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #27
+    eor     r10, r5, r10, ror #10
+    eor     r10, r10, #0x0000008b
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #13
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #29
+    eor     r7, r7, r12
+    eor     r8, r8, r11, ror #4
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #11
+    bic     r10, r8, r7, ror #27
+    eor     r10, r6, r10, ror #28
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #4
+    eor     r10, r8, r10, ror #23
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #19
+    eor     r10, r9, r10, ror #9
+    eor     r4, r4, r10, ror #1
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #9
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #22
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #29
+    eor     r6, r6, r12, ror #31
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #9
+    eor     r8, r8, lr, ror #23
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #13
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #23
+    eor     r1, r1, r10, ror #8
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #14
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10, ror #3
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #4
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #27
+    eor     r10, r9, r10, ror #23
+    eor     r4, r4, r10, ror #28
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #1
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #7
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #25
+    eor     r6, r6, r11, ror #11
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #22
+    eor     r8, r8, r11, ror #5
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #8
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #6
+    eor     r1, r1, r10, ror #13
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #21
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #1
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #9
+    eor     r10, r5, r10, ror #7
+    eor     r0, r0, r10, ror #1
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #11
+    eor     r11, r5, r2, ror #7
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #7
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #27
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #27
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #16
+    vmov    s5, r10
+    eor     r12, r3, r5
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #17
+    vmov    s9, r12
+    eor     r12, r8, r0
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #11
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 5
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #27
+    eor     r6, r6, r12, ror #7
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #3
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #15
+    eor     r9, r9, lr, ror #25
+    bic     r10, r8, r7, ror #26
+    eor     r1, r6, r10, ror #12
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #14
+    eor     r2, r7, r10, ror #24
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #14
+    eor     r3, r8, r10, ror #4
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #16
+    eor     r4, r9, r10, ror #2
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #26
+    eor     r0, r5, r10, ror #22
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #16
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr, ror #10
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #17
+    eor     r9, r9, r12, ror #10
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #6
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #18
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #26
+    eor     r10, r9, r10
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #28
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #19
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #29
+    eor     r7, r7, lr, ror #9
+    eor     r8, r8, r12, ror #29
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #17
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #26
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #288]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10, ror #30
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #18
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #4
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #6
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #18
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #19
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #8
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #6
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #24
+    eor     r9, r9, lr, ror #21
+    bic     r10, r8, r7, ror #26
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #2
+    eor     r10, r7, r10, ror #4
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #6
+    eor     r3, r3, r10, ror #18
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #14
+    eor     r10, r9, r10, ror #26
+    eor     r4, r4, r10, ror #30
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #30
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #4
+    eor     r6, r6, r12, ror #24
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #29
+    eor     r8, r8, r10, ror #28
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #5
+    bic     r10, r8, r7, ror #30
+    eor     r10, r6, r10, ror #18
+    eor     r1, r1, r10
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #26
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #6
+    str     r10, [sp, #344]
+    bic     r10, r6, r5
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10, ror #26
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #27
+    eor     r6, r6, r11, ror #7
+    eor     r7, r7, r12, ror #3
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #15
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7, ror #25
+    eor     r1, r6, r10, ror #12
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #15
+    eor     r2, r7, r10, ror #24
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #13
+    eor     r3, r8, r10, ror #4
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #16
+    eor     r4, r9, r10, ror #3
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #27
+    eor     r0, r5, r10, ror #21
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #17
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #11
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #17
+    eor     r9, r9, r11, ror #11
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #6
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #26
+    eor     r10, r9, r10
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #28
+    eor     r10, r10, #0x00008000
+    eor     r0, r0, r10, ror #9
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #19
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #28
+    eor     r7, r7, r12, ror #8
+    eor     r8, r8, r11, ror #30
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #18
+    bic     r10, r8, r7, ror #21
+    eor     r10, r6, r10, ror #25
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #292]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #11
+    eor     r2, r2, r10, ror #31
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #17
+    eor     r10, r8, r10, ror #15
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #18
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #18
+    eor     r6, r6, r12, ror #8
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #5
+    eor     r8, r8, lr, ror #24
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #20
+    bic     r10, r8, r7, ror #27
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #21
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #1
+    eor     r10, r7, r10, ror #4
+    eor     r2, r2, r10, ror #19
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #7
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #25
+    eor     r4, r4, r10, ror #31
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #29
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #3
+    eor     r6, r6, r11, ror #25
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #29
+    eor     r8, r8, r11, ror #28
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #5
+    bic     r10, r8, r7, ror #29
+    eor     r10, r6, r10, ror #19
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #26
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #6
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #1
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #15
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #2
+    eor     r11, r5, r2, ror #21
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #21
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #12
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #11
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #24
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #3
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #23
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #4
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #2
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 6
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #8
+    eor     r6, r6, r12, ror #14
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #31
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #17
+    eor     r9, r9, lr, ror #8
+    bic     r10, r8, r7, ror #20
+    eor     r1, r6, r10, ror #21
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #15
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #10
+    eor     r3, r8, r10, ror #7
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #26
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #23
+    eor     r0, r5, r10, ror #13
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #4
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, lr, ror #28
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #19
+    eor     r9, r9, r12, ror #16
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #19
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #27
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #21
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #27
+    eor     r10, r5, r10, ror #21
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #17
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #26
+    eor     r7, r7, lr, ror #22
+    eor     r8, r8, r12, ror #20
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7, ror #15
+    eor     r10, r6, r10, ror #17
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #6
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #28
+    eor     r10, r8, r10, ror #11
+    eor     r3, r3, r10, ror #11
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10, ror #1
+    str     r10, [sp, #112]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #10
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #25
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #29
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #29
+    eor     r9, r9, lr, ror #26
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #29
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #23
+    eor     r10, r7, r10, ror #25
+    eor     r2, r2, r10, ror #31
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #11
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #6
+    eor     r10, r9, r10, ror #28
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #21
+    eor     r10, r5, r10, ror #5
+    eor     r0, r0, r10, ror #7
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #13
+    eor     r6, r6, r12, ror #14
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #26
+    eor     r8, r8, r10, ror #17
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #8
+    bic     r10, r8, r7, ror #9
+    eor     r10, r6, r10, ror #10
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #6
+    eor     r10, r7, r10, ror #17
+    eor     r2, r2, r10, ror #20
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #16
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #28
+    eor     r4, r4, r10, ror #8
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #13
+    eor     r10, r5, r10, ror #31
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #8
+    eor     r6, r6, r11, ror #15
+    eor     r7, r7, r12
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #16
+    eor     r9, r9, r12, ror #8
+    bic     r10, r8, r7, ror #19
+    eor     r1, r6, r10, ror #22
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #16
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #10
+    eor     r3, r8, r10, ror #6
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #26
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #23
+    eor     r0, r5, r10, ror #13
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #4
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #16
+    eor     r7, r7, r12, ror #28
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #20
+    eor     r9, r9, r11, ror #16
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #29
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #18
+    eor     r10, r7, r10, ror #7
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #28
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #30
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #21
+    eor     r4, r4, r10, ror #28
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #28
+    eor     r10, r5, r10, ror #21
+    movw    r9, #0x8088
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #16
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #27
+    eor     r7, r7, r12, ror #22
+    eor     r8, r8, r11, ror #20
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #25
+    bic     r10, r8, r7, ror #15
+    eor     r10, r6, r10, ror #18
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #7
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #28
+    eor     r10, r8, r10, ror #11
+    eor     r3, r3, r10, ror #11
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #29
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #11
+    eor     r6, r6, r12, ror #26
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #28
+    eor     r8, r8, lr, ror #30
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #27
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #29
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #23
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #11
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #6
+    eor     r10, r9, r10, ror #28
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #20
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #7
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #12
+    eor     r6, r6, r11, ror #13
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #26
+    eor     r8, r8, r11, ror #16
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #8
+    bic     r10, r8, r7, ror #9
+    eor     r10, r6, r10, ror #10
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #7
+    eor     r10, r7, r10, ror #16
+    eor     r2, r2, r10, ror #21
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #29
+    eor     r4, r4, r10, ror #8
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #13
+    eor     r10, r5, r10, ror #31
+    eor     r0, r0, r10, ror #3
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #25
+    eor     r11, r5, r2, ror #12
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #13
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #21
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #21
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #29
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #6
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #28
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #6
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #26
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 7
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #21
+    eor     r6, r6, r12, ror #15
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #26
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #17
+    eor     r9, r9, lr, ror #23
+    bic     r10, r8, r7, ror #22
+    eor     r1, r6, r10, ror #24
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #10
+    eor     r2, r7, r10
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #4
+    eor     r3, r8, r10, ror #18
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #18
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #18
+    eor     r0, r5, r10, ror #4
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr, ror #16
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #20
+    eor     r9, r9, r12, ror #20
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #14
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #20
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #5
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #23
+    eor     r7, r7, lr, ror #8
+    eor     r8, r8, r12, ror #7
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #3
+    bic     r10, r8, r7, ror #10
+    eor     r10, r6, r10, ror #4
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #4
+    eor     r10, r8, r10, ror #12
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #12
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #18
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #5
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #19
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #14
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #7
+    eor     r9, r9, lr, ror #31
+    bic     r10, r8, r7, ror #10
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #30
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #14
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #376]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #30
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #24
+    eor     r0, r0, r10, ror #22
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #20
+    eor     r6, r6, r12, ror #10
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #13
+    eor     r8, r8, r10, ror #2
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #17
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #12
+    eor     r1, r1, r10, ror #14
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #26
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #8
+    eor     r10, r8, r10, ror #30
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #10
+    eor     r10, r9, r10, ror #14
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #352]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #22
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #21
+    eor     r6, r6, r11, ror #16
+    eor     r7, r7, r12, ror #27
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #18
+    eor     r9, r9, r12, ror #24
+    bic     r10, r8, r7, ror #22
+    eor     r1, r6, r10, ror #24
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #10
+    eor     r2, r7, r10
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #4
+    eor     r3, r8, r10, ror #18
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #18
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #18
+    eor     r0, r5, r10, ror #4
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #17
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #21
+    eor     r9, r9, r11, ror #21
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #14
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #20
+    movw    r9, #0x0082
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #6
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #23
+    eor     r7, r7, r12, ror #9
+    eor     r8, r8, r11, ror #8
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #3
+    bic     r10, r8, r7, ror #10
+    eor     r10, r6, r10, ror #4
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #4
+    eor     r10, r8, r10, ror #12
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #12
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #18
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #5
+    eor     r6, r6, r12, ror #20
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #14
+    eor     r8, r8, lr, ror #8
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #31
+    bic     r10, r8, r7, ror #10
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #30
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #14
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #380]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #30
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #24
+    eor     r0, r0, r10, ror #22
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #20
+    eor     r6, r6, r11, ror #10
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #13
+    eor     r8, r8, r11, ror #3
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #17
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #12
+    eor     r1, r1, r10, ror #14
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #26
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #8
+    eor     r10, r8, r10, ror #30
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #10
+    eor     r10, r9, r10, ror #14
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #356]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #22
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #17
+    eor     r11, r5, r2, ror #3
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #4
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #23
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #24
+    vmov    s4, lr
+    eor     r11, r2, r9
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #18
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #31
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #17
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #18
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 8
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11
+    eor     r6, r6, r12, ror #10
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #20
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #28
+    eor     r9, r9, lr, ror #8
+    bic     r10, r8, r7, ror #1
+    eor     r1, r6, r10, ror #19
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #30
+    eor     r2, r7, r10, ror #1
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #25
+    eor     r3, r8, r10, ror #9
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #11
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #12
+    eor     r0, r5, r10, ror #24
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #4
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, lr, ror #8
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #20
+    eor     r9, r9, r12, ror #24
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #5
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #23
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #27
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #24]
+    bic     r10, r6, r5
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #24
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #28
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #18
+    eor     r7, r7, lr
+    eor     r8, r8, r12, ror #24
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #14
+    bic     r10, r8, r7, ror #5
+    eor     r10, r6, r10, ror #17
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #22
+    eor     r2, r2, r10, ror #9
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #17
+    eor     r3, r3, r10, ror #5
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #20
+    eor     r4, r4, r10, ror #30
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #13
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #2
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #22
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #26
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #22
+    eor     r9, r9, lr, ror #12
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #6
+    eor     r10, r7, r10, ror #19
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #12
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #3
+    eor     r10, r9, r10, ror #31
+    eor     r4, r4, r10, ror #4
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #18
+    eor     r10, r5, r10, ror #11
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #26
+    eor     r6, r6, r12, ror #4
+    vmov    r10, s5
+    eor     r7, r7, lr
+    eor     r8, r8, r10, ror #18
+    vmov    r10, s6
+    eor     r9, r9, r10
+    bic     r10, r8, r7, ror #31
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #20
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #20
+    eor     r10, r7, r10, ror #13
+    eor     r2, r2, r10, ror #13
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #2
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #15
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #6
+    eor     r4, r4, r10, ror #25
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #21
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10
+    eor     r6, r6, r11, ror #10
+    eor     r7, r7, r12, ror #20
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #28
+    eor     r9, r9, r12, ror #8
+    bic     r10, r8, r7, ror #1
+    eor     r1, r6, r10, ror #20
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #30
+    eor     r2, r7, r10, ror #1
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #26
+    eor     r3, r8, r10, ror #8
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #10
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #11
+    eor     r0, r5, r10, ror #25
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #4
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r12, ror #8
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #20
+    eor     r9, r9, r11, ror #24
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #6
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #23
+    eor     r10, r7, r10, ror #22
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #28]
+    bic     r10, r6, r5
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #31
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #7
+    eor     r10, r5, r10, ror #25
+    eor     r10, r10, #0x0000000b
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #28
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #18
+    eor     r7, r7, r12
+    eor     r8, r8, r11, ror #24
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #14
+    bic     r10, r8, r7, ror #6
+    eor     r10, r6, r10, ror #17
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #21
+    eor     r2, r2, r10, ror #9
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #9
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #4
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #3
+    eor     r10, r9, r10, ror #20
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #9
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #2
+    eor     r6, r6, r12, ror #22
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #26
+    eor     r8, r8, lr, ror #22
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #12
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #25
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #7
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #27
+    eor     r3, r3, r10, ror #12
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #18
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #26
+    eor     r6, r6, r11, ror #4
+    vmov    r11, s4
+    eor     r7, r7, lr
+    eor     r8, r8, r11, ror #18
+    vmov    r11, s7
+    eor     r9, r9, r11
+    bic     r10, r8, r7, ror #30
+    eor     r10, r6, r10, ror #15
+    eor     r1, r1, r10, ror #20
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #21
+    eor     r10, r7, r10, ror #13
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #1
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #15
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #25
+    eor     r10, r9, r10, ror #6
+    eor     r4, r4, r10, ror #24
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #17
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #10
+    eor     r11, r5, r2, ror #24
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #24
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #19
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #19
+    vmov    s4, lr
+    eor     r11, r2, r9
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #8
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #1
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #8
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #10
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 9
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #9
+    eor     r6, r6, r12, ror #30
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #12
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #8
+    eor     r9, r9, lr, ror #25
+    bic     r10, r8, r7, ror #11
+    eor     r1, r6, r10, ror #18
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #21
+    eor     r2, r7, r10
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #11
+    eor     r3, r8, r10
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #3
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #3
+    eor     r0, r5, r10, ror #11
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #15
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr, ror #2
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #18
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #6
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #2
+    eor     r10, r5, r10, ror #2
+    eor     r0, r0, r10, ror #9
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #22
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #12
+    eor     r7, r7, lr, ror #29
+    eor     r8, r8, r12, ror #5
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7, ror #1
+    eor     r10, r6, r10, ror #25
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #7
+    eor     r2, r2, r10, ror #3
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #13
+    eor     r10, r8, r10, ror #27
+    eor     r3, r3, r10, ror #13
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #31
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #2
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #1
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #1
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #9
+    eor     r9, r9, lr, ror #4
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #13
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #1
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #23
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #7
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #7
+    eor     r10, r9, r10, ror #1
+    eor     r4, r4, r10, ror #15
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #25
+    eor     r10, r5, r10
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #31
+    eor     r6, r6, r12, ror #25
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #21
+    eor     r8, r8, r10, ror #31
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #21
+    bic     r10, r8, r7, ror #9
+    eor     r10, r6, r10, ror #15
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #1
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #28
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #29
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #27
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #9
+    eor     r6, r6, r11, ror #30
+    eor     r7, r7, r12, ror #12
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #8
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7, ror #10
+    eor     r1, r6, r10, ror #18
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #22
+    eor     r2, r7, r10
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #10
+    eor     r3, r8, r10
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #4
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #4
+    eor     r0, r5, r10, ror #10
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #16
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #3
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #18
+    eor     r9, r9, r11, ror #27
+    bic     r10, r8, r7, ror #16
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #30
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #6
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #26
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #2
+    eor     r10, r5, r10, ror #2
+    eor     r10, r10, #0x0000000a
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #22
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #11
+    eor     r7, r7, r12, ror #28
+    eor     r8, r8, r11, ror #6
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #27
+    bic     r10, r8, r7, ror #2
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #4
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #12
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #1
+    eor     r6, r6, r12, ror #1
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12
+    eor     r8, r8, lr, ror #9
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #3
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #12
+    str     r10, [sp, #372]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #8
+    eor     r3, r3, r10, ror #26
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #30
+    eor     r6, r6, r11, ror #26
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #21
+    eor     r8, r8, r11, ror #31
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #21
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #30
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #2
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #28
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #6
+    eor     r4, r4, r10, ror #28
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #26
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #324]
     vmov    r5, s10
     vmov    r6, s11
     vmov    r7, s12
     vmov    r8, s13
     vmov    r9, s14
     eor     r10, r9, r1, ror #3
-    eor     r11, r4, r6, ror #2
+    eor     r11, r5, r2, ror #10
     vmov    s0, r10
-    eor     r12, r5, r2, ror #15
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #16
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #1
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #1
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #10
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #10
-    vmov    s6, r10
-    eor     r12, r8, r0
+    eor     r12, r0, r7, ror #10
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #18
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #17
+    vmov    s4, lr
+    eor     r11, r2, r9
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #31
     vmov    s7, r11
-    eor     r10, r3, r5, ror #1
+    eor     r11, r7, r4, ror #31
+    vmov    s9, r12
+    eor     r12, r8, r0
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #3
     vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 19: E -> A
+    vmov    s1, lr
+    @ ---- round 10
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #16
+    eor     r6, r6, r12, ror #21
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #2
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #20
+    eor     r9, r9, lr, ror #12
+    bic     r10, r8, r7, ror #17
+    eor     r1, r6, r10, ror #21
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #18
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #23
+    eor     r3, r8, r10, ror #23
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #29
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #26
+    eor     r0, r5, r10, ror #26
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #2
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, lr
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #14
+    eor     r9, r9, r12, ror #6
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #26
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #31
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #23
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #17
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #15
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #16
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #20
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #3
+    eor     r7, r7, lr, ror #30
+    eor     r8, r8, r12, ror #26
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #9
+    bic     r10, r8, r7, ror #30
+    eor     r10, r6, r10, ror #26
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #9
+    eor     r10, r7, r10, ror #25
+    eor     r2, r2, r10, ror #25
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #13
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #12
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #4
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #3
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #10
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #12
+    vmov    lr, s2
+    eor     r8, r8, r10
+    eor     r9, r9, lr, ror #5
+    bic     r10, r8, r7, ror #11
+    eor     r10, r6, r10, ror #17
+    eor     r1, r1, r10, ror #4
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #28
+    eor     r10, r7, r10, ror #25
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #7
+    eor     r10, r9, r10, ror #11
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #4
+    eor     r10, r5, r10, ror #21
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #12
+    eor     r6, r6, r12, ror #11
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #12
+    eor     r8, r8, r10, ror #10
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #16
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #15
+    eor     r1, r1, r10, ror #13
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #16
+    eor     r2, r2, r10, ror #8
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #25
+    eor     r10, r9, r10, ror #15
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #8
+    eor     r0, r0, r10, ror #26
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #16
+    eor     r6, r6, r11, ror #22
+    eor     r7, r7, r12, ror #3
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #19
+    eor     r9, r9, r12, ror #12
+    bic     r10, r8, r7, ror #16
+    eor     r1, r6, r10, ror #22
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #19
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #23
+    eor     r3, r8, r10, ror #22
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #29
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #26
+    eor     r0, r5, r10, ror #26
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #2
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, r12
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #15
+    eor     r9, r9, r11, ror #6
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #25
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #27
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #11
+    eor     r10, r8, r10, ror #23
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #36]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #16
+    movw    r9, #0x8082
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #19
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #4
+    eor     r7, r7, r12, ror #30
+    eor     r8, r8, r11, ror #26
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #8
+    bic     r10, r8, r7, ror #30
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #9
+    eor     r10, r7, r10, ror #25
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #13
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #12
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #5
+    eor     r10, r9, r10, ror #14
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #7
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #4
+    eor     r6, r6, r12, ror #11
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #11
+    eor     r8, r8, lr, ror #1
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #6
+    bic     r10, r8, r7, ror #12
+    eor     r10, r6, r10, ror #17
+    eor     r1, r1, r10, ror #4
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #28
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #27
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #7
+    eor     r10, r9, r10, ror #11
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #3
+    eor     r10, r5, r10, ror #22
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #11
+    eor     r6, r6, r11, ror #10
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #12
+    eor     r8, r8, r11, ror #9
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #16
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #15
+    eor     r1, r1, r10, ror #14
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #31
+    eor     r10, r7, r10, ror #15
+    eor     r2, r2, r10, ror #9
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #23
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #25
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #8
+    eor     r0, r0, r10, ror #27
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #28
+    eor     r11, r5, r2, ror #25
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #26
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #21
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #21
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #29
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #22
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #28
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #22
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #29
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 11
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #21
+    eor     r6, r6, r12, ror #18
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #23
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #30
+    eor     r9, r9, lr, ror #31
+    bic     r10, r8, r7, ror #19
+    eor     r1, r6, r10, ror #30
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #21
+    eor     r2, r7, r10, ror #24
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #31
+    eor     r3, r8, r10, ror #12
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #23
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #15
+    eor     r0, r5, r10, ror #7
+    str     r0, [sp, #240]
     ldr     r5, [sp, #0]
     ldr     r6, [sp, #48]
     ldr     r7, [sp, #100]
     ldr     r8, [sp, #148]
     ldr     r9, [sp, #192]
     vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #26
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #2
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #7
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #16
-    eor     r2, r7, r12, ror #8
-    bic     r12, r5, r9, ror #14
-    eor     r3, r8, r12, ror #2
-    bic     r12, r6, r5, ror #10
-    eor     r4, r9, r12, ror #8
-    eor     r0, r5, r10, ror #6
-    eor     r1, r6, r11, ror #8
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #19
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #12
-    eor     r9, r9, r11, ror #17
-    bic     r10, r7, r6, ror #1
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #29
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #25
-    eor     r5, r5, r10, ror #21
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6, ror #17
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #31
-    eor     r4, r4, r9
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
+    eor     r5, r5, r10, ror #27
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, lr
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #9
+    eor     r9, r9, r12, ror #28
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #17
+    str     r10, [sp, #208]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #232]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #2
+    eor     r0, r0, r10, ror #5
+    str     r10, [sp, #200]
     ldr     r5, [sp, #12]
     ldr     r6, [sp, #56]
     ldr     r7, [sp, #108]
     ldr     r8, [sp, #152]
     ldr     r9, [sp, #160]
-    vmov    r10, s3
+    eor     r5, r5, r11, ror #20
     vmov    r11, s4
-    eor     r5, r5, r10, ror #2
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #9
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #19
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #1
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #27
-    eor     r2, r2, r7, ror #23
-    eor     r3, r3, r8, ror #24
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #4
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #2
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #29
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #9
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #28
-    eor     r7, r7, r12, ror #19
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #7
-    eor     r9, r9, r12, ror #21
-    eor     r5, r5, r10, ror #17
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #13
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #24
-    eor     r3, r3, r8, ror #15
-    eor     r4, r4, r9, ror #3
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
+    eor     r6, r6, r11, ror #26
+    eor     r7, r7, lr, ror #4
+    eor     r8, r8, r12, ror #23
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #24
+    bic     r10, r8, r7, ror #27
+    eor     r10, r6, r10, ror #23
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #13
+    eor     r2, r2, r10, ror #11
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #11
+    eor     r10, r8, r10, ror #29
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #1
+    eor     r4, r4, r10
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #14
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #280]
     ldr     r5, [sp, #16]
     ldr     r6, [sp, #68]
     ldr     r7, [sp, #116]
     ldr     r8, [sp, #124]
     ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #13
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #30
+    eor     r5, r5, r11, ror #8
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #16
     vmov    r10, s1
-    eor     r7, r7, r12
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #11
-    bic     r11, r8, r7, ror #29
-    bic     r12, r9, r8, ror #29
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #3
-    bic     r12, r6, r5, ror #27
-    eor     r9, r9, r12, ror #5
-    eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #5
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #3
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
+    eor     r7, r7, r11, ror #29
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #28
+    eor     r9, r9, lr, ror #8
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #1
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #15
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #27
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #7
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #31
+    eor     r10, r9, r10, ror #23
+    eor     r4, r4, r10, ror #1
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #21
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #22
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #3
+    eor     r6, r6, r12, ror #23
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #5
+    eor     r8, r8, r10, ror #17
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #17
+    bic     r10, r8, r7, ror #27
+    eor     r10, r6, r10, ror #13
+    eor     r1, r1, r10, ror #1
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #14
+    eor     r10, r7, r10, ror #23
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #30
+    eor     r3, r3, r10, ror #16
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #11
+    eor     r10, r9, r10, ror #1
+    eor     r4, r4, r10, ror #23
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #29
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #320]
     vmov    s10, r0
     vmov    s11, r1
     vmov    s12, r2
     vmov    s13, r3
     vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #27
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #20
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #2
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #8
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #16
-    eor     r2, r7, r12, ror #8
-    bic     r12, r5, r9, ror #14
-    eor     r3, r8, r12, ror #2
-    bic     r12, r6, r5, ror #10
-    eor     r4, r9, r12, ror #8
-    eor     r0, r5, r10, ror #6
-    eor     r1, r6, r11, ror #8
-    movw    r10, #0x8003
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
     ldr     r5, [sp, #28]
     ldr     r6, [sp, #76]
     ldr     r7, [sp, #80]
     ldr     r8, [sp, #128]
     ldr     r9, [sp, #176]
     vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #14
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #19
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #13
-    eor     r9, r9, r11, ror #17
-    bic     r10, r7, r6, ror #1
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #15
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #29
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #10
-    eor     r9, r9, r12, ror #25
     eor     r5, r5, r10, ror #21
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6, ror #17
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #31
-    eor     r4, r4, r9
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
+    eor     r6, r6, r11, ror #19
+    eor     r7, r7, r12, ror #24
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #31
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #19
+    eor     r1, r6, r10, ror #30
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #21
+    eor     r2, r7, r10, ror #24
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #31
+    eor     r3, r8, r10, ror #12
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #23
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #15
+    eor     r0, r5, r10, ror #7
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #27
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, r12, ror #1
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #10
+    eor     r9, r9, r11, ror #29
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #17
+    str     r10, [sp, #212]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #236]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #2
+    movw    r9, #0x8003
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #5
+    str     r10, [sp, #204]
     ldr     r5, [sp, #8]
     ldr     r6, [sp, #60]
     ldr     r7, [sp, #104]
     ldr     r8, [sp, #156]
     ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #3
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #10
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #7
+    eor     r5, r5, lr, ror #21
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #26
+    eor     r7, r7, r12, ror #5
+    eor     r8, r8, r11, ror #24
     vmov    r11, s1
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #20
-    bic     r10, r7, r6, ror #20
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #24
-    eor     r7, r7, r12, ror #1
-    bic     r12, r5, r9, ror #1
-    eor     r8, r8, r12, ror #7
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #27
-    eor     r2, r2, r7, ror #23
-    eor     r3, r3, r8, ror #24
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #3
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #29
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #9
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #28
-    eor     r7, r7, r12, ror #19
-    bic     r12, r5, r9, ror #4
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #7
-    eor     r9, r9, r12, ror #21
-    eor     r5, r5, r10, ror #17
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #13
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #24
-    eor     r3, r3, r8, ror #15
-    eor     r4, r4, r9, ror #3
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
+    eor     r9, r9, r11, ror #24
+    bic     r10, r8, r7, ror #27
+    eor     r10, r6, r10, ror #23
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #13
+    eor     r2, r2, r10, ror #11
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #11
+    eor     r10, r8, r10, ror #29
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #1
+    eor     r4, r4, r10
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #14
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #284]
     ldr     r5, [sp, #20]
     ldr     r6, [sp, #64]
     ldr     r7, [sp, #112]
     ldr     r8, [sp, #120]
     ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #14
+    eor     r5, r5, lr, ror #8
+    eor     r6, r6, r12, ror #17
     vmov    r12, s8
-    eor     r6, r6, r11, ror #31
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #1
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #29
+    eor     r8, r8, lr, ror #29
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #8
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #1
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #15
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #27
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #7
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #31
+    eor     r10, r9, r10, ror #23
+    eor     r4, r4, r10, ror #1
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #21
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #22
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #3
+    eor     r6, r6, r11, ror #23
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #5
+    eor     r8, r8, r11, ror #18
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #17
+    bic     r10, r8, r7, ror #27
+    eor     r10, r6, r10, ror #13
+    eor     r1, r1, r10, ror #1
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #14
+    eor     r10, r7, r10, ror #23
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #30
+    eor     r3, r3, r10, ror #16
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #11
+    eor     r10, r9, r10, ror #1
+    eor     r4, r4, r10, ror #23
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #29
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #22
+    eor     r11, r5, r2, ror #6
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #7
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #29
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #30
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #24
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #12
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #23
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #11
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #23
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 12
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #24
+    eor     r6, r6, r12, ror #21
     vmov    r11, s3
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #11
-    bic     r11, r8, r7, ror #29
-    bic     r12, r9, r8, ror #29
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #3
-    bic     r12, r6, r5, ror #27
-    eor     r9, r9, r12, ror #5
+    eor     r7, r7, lr, ror #11
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #9
+    eor     r9, r9, lr, ror #20
+    bic     r10, r8, r7, ror #18
+    eor     r1, r6, r10, ror #11
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #29
+    eor     r2, r7, r10, ror #17
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #2
+    eor     r3, r8, r10, ror #1
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #18
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #3
+    eor     r0, r5, r10, ror #17
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
     eor     r5, r5, r10, ror #26
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6
-    eor     r2, r2, r7, ror #5
-    eor     r3, r3, r8, ror #16
-    eor     r4, r4, r9, ror #3
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, lr, ror #4
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #3
+    eor     r9, r9, r12, ror #20
+    bic     r10, r8, r7, ror #3
+    eor     r10, r6, r10, ror #25
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #8]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #29
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #12
+    eor     r3, r3, r10, ror #25
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #5
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #4
+    eor     r10, r5, r10, ror #23
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #4
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #25
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #15
+    eor     r7, r7, lr, ror #16
+    eor     r8, r8, r12, ror #30
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #9
+    bic     r10, r8, r7, ror #24
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #3
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #7
+    eor     r10, r8, r10, ror #20
+    eor     r3, r3, r10, ror #18
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #23
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #26
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #5
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #15
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #19
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #21
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #29
+    eor     r9, r9, lr, ror #9
+    bic     r10, r8, r7, ror #30
+    eor     r10, r6, r10, ror #21
+    eor     r1, r1, r10, ror #3
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #23
+    eor     r10, r7, r10, ror #11
+    eor     r2, r2, r10, ror #25
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #27
+    eor     r3, r3, r10, ror #13
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #2
+    eor     r4, r4, r10, ror #19
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #13
+    eor     r10, r5, r10, ror #3
+    eor     r0, r0, r10, ror #7
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #5
+    eor     r6, r6, r12, ror #31
+    vmov    r10, s5
+    eor     r7, r7, lr
+    eor     r8, r8, r10, ror #23
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #24
+    bic     r10, r8, r7, ror #4
+    eor     r10, r6, r10, ror #9
+    eor     r1, r1, r10, ror #25
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #9
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #18
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #19
+    eor     r10, r9, r10, ror #27
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #26
+    eor     r0, r0, r10
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #24
+    eor     r6, r6, r11, ror #21
+    eor     r7, r7, r12, ror #11
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #9
+    eor     r9, r9, r12, ror #20
+    bic     r10, r8, r7, ror #18
+    eor     r1, r6, r10, ror #12
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #29
+    eor     r2, r7, r10, ror #17
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #3
+    eor     r3, r8, r10
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #17
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #2
+    eor     r0, r5, r10, ror #18
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #26
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r12, ror #4
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #3
+    eor     r9, r9, r11, ror #20
+    bic     r10, r8, r7, ror #3
+    eor     r10, r6, r10, ror #26
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #1
+    eor     r10, r7, r10, ror #28
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #20
+    eor     r10, r8, r10, ror #11
+    eor     r3, r3, r10, ror #25
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #5
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #3
+    eor     r10, r5, r10, ror #24
+    movw    r9, #0x808b
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #4
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #25
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #15
+    eor     r7, r7, r12, ror #16
+    eor     r8, r8, r11, ror #30
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #9
+    bic     r10, r8, r7, ror #25
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #2
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #6
+    eor     r10, r8, r10, ror #21
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #3
+    eor     r10, r9, r10, ror #23
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #25
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #15
+    eor     r6, r6, r12, ror #19
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #21
+    eor     r8, r8, lr, ror #29
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #9
+    bic     r10, r8, r7, ror #30
+    eor     r10, r6, r10, ror #21
+    eor     r1, r1, r10, ror #4
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10, ror #25
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #13
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #3
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #13
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #7
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #5
+    eor     r6, r6, r11, ror #31
+    vmov    r11, s4
+    eor     r7, r7, lr
+    eor     r8, r8, r11, ror #23
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #24
+    bic     r10, r8, r7, ror #3
+    eor     r10, r6, r10, ror #10
+    eor     r1, r1, r10, ror #25
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #8
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #17
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #27
+    eor     r4, r4, r10, ror #15
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #25
+    eor     r0, r0, r10, ror #1
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #17
+    eor     r11, r5, r2, ror #17
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #17
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #11
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #11
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #16
+    vmov    s5, r10
+    eor     r12, r3, r5
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #17
+    vmov    s9, r12
+    eor     r12, r8, r0
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #17
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 13
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #25
+    eor     r6, r6, r12, ror #29
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #29
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #19
+    eor     r9, r9, lr, ror #9
+    bic     r10, r8, r7, ror #14
+    eor     r1, r6, r10, ror #30
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #10
+    eor     r2, r7, r10, ror #8
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #2
+    eor     r3, r8, r10, ror #20
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #12
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #20
+    eor     r0, r5, r10, ror #26
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #30
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, lr, ror #10
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #27
+    eor     r9, r9, r12, ror #10
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #6
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #16
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #26
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #1
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #3
+    eor     r7, r7, lr, ror #1
+    eor     r8, r8, r12, ror #13
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #27
+    bic     r10, r8, r7, ror #22
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10
+    str     r10, [sp, #296]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #16
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #25
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #18
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #20
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #2
+    eor     r9, r9, lr, ror #9
+    bic     r10, r8, r7, ror #12
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #12
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #20
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #26
+    eor     r10, r8, r10, ror #16
+    eor     r3, r3, r10, ror #22
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #14
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #12
+    eor     r10, r5, r10, ror #28
+    eor     r0, r0, r10, ror #18
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #8
+    eor     r6, r6, r12, ror #2
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #29
+    eor     r8, r8, r10, ror #26
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #5
+    bic     r10, r8, r7, ror #12
+    eor     r10, r6, r10, ror #4
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #2
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #6
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #30
+    eor     r4, r4, r10, ror #4
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #25
+    eor     r6, r6, r11, ror #29
+    eor     r7, r7, r12, ror #29
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #19
+    eor     r9, r9, r12, ror #10
+    bic     r10, r8, r7, ror #13
+    eor     r1, r6, r10, ror #30
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #11
+    eor     r2, r7, r10, ror #8
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #1
+    eor     r3, r8, r10, ror #20
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #13
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #21
+    eor     r0, r5, r10, ror #25
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #31
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, r12, ror #11
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #27
+    eor     r9, r9, r11, ror #11
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #5
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #21
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #6
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #16
+    movw    r9, #0x000b
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #25
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #1
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #2
+    eor     r7, r7, r12
+    eor     r8, r8, r11, ror #14
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #28
+    bic     r10, r8, r7, ror #23
+    eor     r10, r6, r10, ror #31
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #25
+    eor     r2, r2, r10, ror #1
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #31
+    eor     r10, r8, r10, ror #17
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #16
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #24
+    eor     r6, r6, r12, ror #18
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #19
+    eor     r8, r8, lr, ror #2
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #8
+    bic     r10, r8, r7, ror #13
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #21
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #21
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #26
+    eor     r10, r8, r10, ror #17
+    eor     r3, r3, r10, ror #21
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #25
+    eor     r10, r9, r10, ror #13
+    eor     r4, r4, r10, ror #11
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #11
+    eor     r10, r5, r10, ror #28
+    eor     r0, r0, r10, ror #18
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #7
+    eor     r6, r6, r11, ror #3
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #29
+    eor     r8, r8, r11, ror #26
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #5
+    bic     r10, r8, r7, ror #11
+    eor     r10, r6, r10, ror #5
+    eor     r1, r1, r10, ror #21
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #2
+    eor     r10, r7, r10, ror #19
+    eor     r2, r2, r10, ror #26
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #6
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #29
+    eor     r10, r9, r10, ror #29
+    eor     r4, r4, r10, ror #5
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #19
+    eor     r0, r0, r10
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #12
+    eor     r11, r5, r2, ror #25
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #25
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #30
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #29
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #8
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #19
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #7
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #20
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #12
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 14
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #24
+    eor     r6, r6, r12, ror #10
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #13
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #29
+    eor     r9, r9, lr
+    bic     r10, r8, r7, ror #6
+    eor     r1, r6, r10, ror #21
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #29
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #28
+    eor     r3, r8, r10, ror #7
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #8
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #5
+    eor     r0, r5, r10, ror #31
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #8
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, lr, ror #20
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #17
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #6
+    eor     r1, r1, r10
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #11
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #11
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #13
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #20
+    eor     r7, r7, lr, ror #22
+    eor     r8, r8, r12, ror #6
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #16
+    bic     r10, r8, r7, ror #21
+    eor     r10, r6, r10, ror #11
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10, ror #4
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #22
+    eor     r10, r8, r10, ror #17
+    eor     r3, r3, r10, ror #21
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #14
+    eor     r4, r4, r10, ror #25
+    str     r10, [sp, #112]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #31
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #4
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #13
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #25
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #1
+    eor     r9, r9, lr, ror #6
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #25
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #19
+    eor     r10, r7, r10, ror #25
+    eor     r2, r2, r10, ror #13
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #31
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #26
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #17
+    eor     r10, r5, r10, ror #21
+    eor     r0, r0, r10, ror #23
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #9
+    eor     r6, r6, r12, ror #2
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #28
+    eor     r8, r8, r10, ror #27
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #24
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #6
+    eor     r10, r7, r10, ror #7
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #16
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #15
+    eor     r10, r5, r10, ror #9
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #24
+    eor     r6, r6, r11, ror #11
+    eor     r7, r7, r12, ror #14
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #28
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #5
+    eor     r1, r6, r10, ror #22
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #30
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #28
+    eor     r3, r8, r10, ror #6
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #8
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #5
+    eor     r0, r5, r10, ror #31
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #8
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, r12, ror #20
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #18
+    eor     r9, r9, r11
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #5
+    eor     r1, r1, r10, ror #1
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #1
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #16
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #1
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #20
+    eor     r10, r5, r10, ror #11
+    movw    r9, #0x008a
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #12
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #21
+    eor     r7, r7, r12, ror #22
+    eor     r8, r8, r11, ror #6
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #15
+    bic     r10, r8, r7, ror #21
+    eor     r10, r6, r10, ror #12
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10, ror #5
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #22
+    eor     r10, r8, r10, ror #17
+    eor     r3, r3, r10, ror #21
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #29
+    eor     r10, r9, r10, ror #13
+    eor     r4, r4, r10, ror #26
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #5
+    eor     r6, r6, r12, ror #14
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #24
+    eor     r8, r8, lr, ror #2
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #7
+    bic     r10, r8, r7, ror #21
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #25
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #19
+    eor     r10, r7, r10, ror #24
+    eor     r2, r2, r10, ror #14
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #31
+    eor     r3, r3, r10, ror #30
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #26
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #22
+    eor     r0, r0, r10, ror #23
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #8
+    eor     r6, r6, r11, ror #1
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #28
+    eor     r8, r8, r11, ror #26
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #24
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #7
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #13
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #9
+    eor     r4, r4, r10, ror #22
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #15
+    eor     r10, r5, r10, ror #9
+    eor     r0, r0, r10, ror #3
+    str     r10, [sp, #124]
     vmov    r5, s10
     vmov    r6, s11
     vmov    r7, s12
     vmov    r8, s13
     vmov    r9, s14
     eor     r10, r9, r1, ror #7
-    eor     r11, r4, r6, ror #8
+    eor     r11, r5, r2, ror #30
     vmov    s0, r10
-    eor     r12, r5, r2, ror #5
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #6
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #7
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #8
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #7
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #8
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #1
+    eor     r12, r0, r7, ror #31
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #21
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #21
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #29
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #6
     vmov    s7, r11
-    eor     r10, r3, r5, ror #2
+    eor     r11, r7, r4, ror #28
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #6
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #8
     vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 20: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #14
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #25
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #13
-    bic     r10, r7, r6, ror #10
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #24
-    eor     r2, r7, r12, ror #3
-    bic     r12, r5, r9, ror #10
-    eor     r3, r8, r12, ror #30
-    bic     r12, r6, r5, ror #15
-    eor     r4, r9, r12, ror #7
-    eor     r0, r5, r10, ror #7
-    eor     r1, r6, r11, ror #17
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #17
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #26
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #9
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #3
-    eor     r7, r7, r12, ror #17
-    bic     r12, r5, r9, ror #28
-    eor     r8, r8, r12, ror #1
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #24
-    eor     r5, r5, r10, ror #11
-    eor     r6, r6, r11, ror #11
-    eor     r0, r0, r5, ror #16
-    eor     r1, r1, r6, ror #19
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8, ror #13
-    eor     r4, r4, r9, ror #2
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #13
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #28
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #31
-    bic     r12, r5, r9, ror #19
-    eor     r8, r8, r12, ror #8
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #10
-    eor     r0, r0, r5, ror #21
-    eor     r1, r1, r6, ror #18
-    eor     r2, r2, r7, ror #2
-    eor     r3, r3, r8, ror #11
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #29
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #22
-    bic     r12, r9, r8, ror #4
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #1
-    eor     r9, r9, r12, ror #13
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #23
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #5
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #8
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #9
-    vmov    r10, s1
-    eor     r7, r7, r12
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #1
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #23
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #3
-    eor     r7, r7, r12, ror #11
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #15
-    bic     r12, r6, r5, ror #6
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #3
-    eor     r6, r6, r11, ror #23
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #3
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #11
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
+    vmov    s1, lr
+    @ ---- round 15
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #21
+    eor     r6, r6, r12, ror #29
     vmov    r11, s3
-    eor     r5, r5, r10, ror #14
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #25
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #13
-    bic     r10, r7, r6, ror #9
-    bic     r11, r8, r7, ror #5
-    bic     r12, r9, r8, ror #25
-    eor     r2, r7, r12, ror #2
-    bic     r12, r5, r9, ror #10
-    eor     r3, r8, r12, ror #29
-    bic     r12, r6, r5, ror #15
-    eor     r4, r9, r12, ror #7
-    eor     r0, r5, r10, ror #8
-    eor     r1, r6, r11, ror #18
-    movw    r10, #0x8088
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #17
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #26
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #8
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #3
-    eor     r7, r7, r12, ror #17
-    bic     r12, r5, r9, ror #29
-    eor     r8, r8, r12
-    bic     r12, r6, r5, ror #12
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #12
-    eor     r0, r0, r5, ror #16
-    eor     r1, r1, r6, ror #19
-    eor     r2, r2, r7, ror #20
-    eor     r3, r3, r8, ror #13
-    eor     r4, r4, r9, ror #3
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #16
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #16
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #13
-    eor     r9, r9, r11, ror #29
-    bic     r10, r7, r6, ror #25
-    bic     r11, r8, r7, ror #29
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #9
-    bic     r12, r6, r5, ror #19
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #10
-    eor     r0, r0, r5, ror #22
-    eor     r1, r1, r6, ror #18
-    eor     r2, r2, r7, ror #2
-    eor     r3, r3, r8, ror #10
-    eor     r4, r4, r9, ror #30
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #29
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #24
-    eor     r9, r9, r11, ror #24
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #21
-    bic     r12, r9, r8, ror #5
-    eor     r7, r7, r12, ror #6
-    bic     r12, r5, r9, ror #17
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #2
-    eor     r9, r9, r12, ror #13
-    eor     r5, r5, r10, ror #11
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6, ror #14
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8, ror #20
-    eor     r4, r4, r9, ror #8
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #16
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #9
-    vmov    r10, s0
-    eor     r7, r7, r12
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #1
-    eor     r9, r9, r11, ror #10
-    bic     r10, r7, r6, ror #23
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #4
-    eor     r7, r7, r12, ror #10
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #14
-    bic     r12, r6, r5, ror #5
-    eor     r9, r9, r12, ror #13
-    eor     r5, r5, r10, ror #4
-    eor     r6, r6, r11, ror #23
-    eor     r0, r0, r5, ror #7
-    eor     r1, r1, r6, ror #17
-    eor     r2, r2, r7, ror #3
-    eor     r3, r3, r8, ror #22
-    eor     r4, r4, r9, ror #11
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #6
-    eor     r11, r4, r6, ror #7
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #7
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #7
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #17
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #17
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #2
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #2
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #29
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #29
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 21: E -> A
+    eor     r7, r7, lr, ror #28
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #5
+    eor     r9, r9, lr, ror #23
+    bic     r10, r8, r7, ror #26
+    eor     r1, r6, r10, ror #18
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #22
+    eor     r2, r7, r10, ror #16
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #18
+    eor     r3, r8, r10, ror #24
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #4
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #20
+    eor     r0, r5, r10, ror #2
+    str     r0, [sp, #240]
     ldr     r5, [sp, #0]
     ldr     r6, [sp, #48]
     ldr     r7, [sp, #100]
     ldr     r8, [sp, #148]
     ldr     r9, [sp, #192]
     vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #17
-    eor     r9, r9, r11, ror #13
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #30
-    eor     r2, r7, r12, ror #26
-    bic     r12, r5, r9, ror #14
-    eor     r3, r8, r12, ror #20
-    bic     r12, r6, r5, ror #18
-    eor     r4, r9, r12
-    eor     r0, r5, r10, ror #20
-    eor     r1, r6, r11, ror #30
-    str     r0, [lr, #0]
-    str     r1, [lr, #8]
-    str     r2, [lr, #16]
-    str     r3, [lr, #24]
-    str     r4, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #20
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #1
-    eor     r9, r9, r11, ror #6
-    bic     r10, r7, r6, ror #14
-    bic     r11, r8, r7, ror #12
-    bic     r12, r9, r8, ror #28
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #12
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #22
-    eor     r5, r5, r10
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5, ror #20
-    eor     r1, r1, r6, ror #20
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #28
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
-    ldr     r5, [sp, #12]
-    ldr     r6, [sp, #56]
-    ldr     r7, [sp, #108]
-    ldr     r8, [sp, #152]
-    ldr     r9, [sp, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #15
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #18
-    bic     r12, r9, r8, ror #16
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #14
-    eor     r8, r8, r12, ror #2
-    bic     r12, r6, r5, ror #24
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #16
-    eor     r6, r6, r11, ror #22
-    eor     r0, r0, r5, ror #16
-    eor     r1, r1, r6, ror #10
-    eor     r2, r2, r7, ror #12
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #25
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #29
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #26
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #30
-    eor     r9, r9, r12, ror #2
-    eor     r5, r5, r10, ror #2
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5, ror #28
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #24
-    eor     r4, r4, r9, ror #14
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
-    ldr     r5, [sp, #16]
-    ldr     r6, [sp, #68]
-    ldr     r7, [sp, #116]
-    ldr     r8, [sp, #124]
-    ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #24
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #27
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #9
-    eor     r9, r9, r11, ror #31
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #12
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #28
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12, ror #20
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5, ror #8
-    eor     r1, r1, r6, ror #6
-    eor     r2, r2, r7
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #18
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #10
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #8
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #17
-    eor     r9, r9, r11, ror #14
-    bic     r10, r7, r6, ror #26
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #30
-    eor     r2, r7, r12, ror #26
-    bic     r12, r5, r9, ror #14
-    eor     r3, r8, r12, ror #20
-    bic     r12, r6, r5, ror #18
-    eor     r4, r9, r12
-    eor     r0, r5, r10, ror #20
-    eor     r1, r6, r11, ror #30
-    movw    r10, #0x0088
-    movt    r10, #0x8000
-    eor     r0, r0, r10
-    str     r0, [lr, #4]
-    str     r1, [lr, #12]
-    str     r2, [lr, #20]
-    str     r3, [lr, #28]
-    str     r4, [lr, #36]
-    ldr     r5, [sp, #28]
-    ldr     r6, [sp, #76]
-    ldr     r7, [sp, #80]
-    ldr     r8, [sp, #128]
-    ldr     r9, [sp, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #5
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #22
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #21
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #1
-    eor     r9, r9, r11, ror #7
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #11
-    bic     r12, r9, r8, ror #29
-    eor     r7, r7, r12, ror #24
-    bic     r12, r5, r9, ror #23
-    eor     r8, r8, r12, ror #12
-    bic     r12, r6, r5, ror #18
-    eor     r9, r9, r12, ror #23
-    eor     r5, r5, r10, ror #31
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5, ror #21
-    eor     r1, r1, r6, ror #21
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #29
-    eor     r4, r4, r9, ror #30
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
-    ldr     r5, [sp, #8]
-    ldr     r6, [sp, #60]
-    ldr     r7, [sp, #104]
-    ldr     r8, [sp, #156]
-    ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #15
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #21
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #17
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6, ror #24
-    bic     r11, r8, r7, ror #19
-    bic     r12, r9, r8, ror #16
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #13
-    eor     r8, r8, r12, ror #3
-    bic     r12, r6, r5, ror #24
-    eor     r9, r9, r12, ror #27
-    eor     r5, r5, r10, ror #16
-    eor     r6, r6, r11, ror #21
-    eor     r0, r0, r5, ror #17
-    eor     r1, r1, r6, ror #11
-    eor     r2, r2, r7, ror #13
-    eor     r3, r3, r8, ror #2
-    eor     r4, r4, r9, ror #16
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #24
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #29
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #5
-    eor     r9, r9, r11, ror #15
-    bic     r10, r7, r6
-    bic     r11, r8, r7, ror #25
-    bic     r12, r9, r8, ror #8
-    eor     r7, r7, r12, ror #31
-    bic     r12, r5, r9
-    eor     r8, r8, r12, ror #24
-    bic     r12, r6, r5, ror #31
-    eor     r9, r9, r12, ror #1
-    eor     r5, r5, r10, ror #1
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #29
-    eor     r1, r1, r6, ror #16
-    eor     r2, r2, r7, ror #10
-    eor     r3, r3, r8, ror #25
-    eor     r4, r4, r9, ror #15
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
-    ldr     r5, [sp, #20]
-    ldr     r6, [sp, #64]
-    ldr     r7, [sp, #112]
-    ldr     r8, [sp, #120]
-    ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #9
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #24
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #30
-    bic     r10, r7, r6, ror #31
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #11
-    eor     r7, r7, r12, ror #12
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #29
-    bic     r12, r6, r5, ror #21
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11, ror #24
-    eor     r0, r0, r5, ror #9
-    eor     r1, r1, r6, ror #6
-    eor     r2, r2, r7, ror #1
-    eor     r3, r3, r8
-    eor     r4, r4, r9, ror #19
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #31
-    eor     r11, r4, r6
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #19
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #20
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #29
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #30
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #25
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #26
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #19
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #20
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 22: A -> E
-    ldr     r5, [lr, #0]
-    ldr     r6, [lr, #48]
-    ldr     r7, [lr, #100]
-    ldr     r8, [lr, #148]
-    ldr     r9, [lr, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #14
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #30
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #13
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #1
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8, ror #1
-    eor     r2, r7, r12, ror #14
-    bic     r12, r5, r9, ror #25
-    eor     r3, r8, r12, ror #6
-    bic     r12, r6, r5, ror #20
-    eor     r4, r9, r12, ror #19
-    eor     r0, r5, r10, ror #11
-    eor     r1, r6, r11, ror #14
-    eor     r0, r0, #0x00000001
-    str     r0, [sp, #0]
-    str     r1, [sp, #8]
-    str     r2, [sp, #16]
-    str     r3, [sp, #24]
-    str     r4, [sp, #32]
-    ldr     r5, [lr, #24]
-    ldr     r6, [lr, #72]
-    ldr     r7, [lr, #84]
-    ldr     r8, [lr, #132]
-    ldr     r9, [lr, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s1
-    eor     r6, r6, r11
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #29
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #2
-    eor     r9, r9, r11, ror #25
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #8
-    bic     r12, r9, r8, ror #17
-    eor     r7, r7, r12, ror #7
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #23
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #17
-    eor     r6, r6, r11, ror #5
-    eor     r0, r0, r5, ror #30
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8, ror #13
-    eor     r4, r4, r9, ror #29
-    str     r5, [sp, #40]
-    str     r6, [sp, #48]
-    str     r7, [sp, #56]
-    str     r8, [sp, #64]
-    str     r9, [sp, #72]
-    ldr     r5, [lr, #12]
-    ldr     r6, [lr, #56]
-    ldr     r7, [lr, #108]
-    ldr     r8, [lr, #152]
-    ldr     r9, [lr, #160]
-    vmov    r10, s3
-    vmov    r11, s4
-    eor     r5, r5, r10, ror #18
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11, ror #6
-    bic     r10, r7, r6, ror #16
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #21
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #7
-    eor     r0, r0, r5, ror #13
-    eor     r1, r1, r6, ror #5
-    eor     r2, r2, r7, ror #22
-    eor     r3, r3, r8, ror #30
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #80]
-    str     r6, [sp, #88]
-    str     r7, [sp, #96]
-    str     r8, [sp, #104]
-    str     r9, [sp, #112]
-    ldr     r5, [lr, #36]
-    ldr     r6, [lr, #40]
-    ldr     r7, [lr, #88]
-    ldr     r8, [lr, #140]
-    ldr     r9, [lr, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #8
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #29
-    bic     r12, r9, r8, ror #6
-    eor     r7, r7, r12, ror #29
-    bic     r12, r5, r9, ror #16
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #30
-    eor     r9, r9, r12, ror #18
-    eor     r5, r5, r10, ror #19
-    eor     r6, r6, r11, ror #20
-    eor     r0, r0, r5
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #8
-    eor     r3, r3, r8, ror #28
-    eor     r4, r4, r9, ror #23
-    str     r5, [sp, #120]
-    str     r6, [sp, #128]
-    str     r7, [sp, #136]
-    str     r8, [sp, #144]
-    str     r9, [sp, #152]
-    ldr     r5, [lr, #16]
-    ldr     r6, [lr, #68]
-    ldr     r7, [lr, #116]
-    ldr     r8, [lr, #124]
-    ldr     r9, [lr, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #26
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #11
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #17
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #3
-    bic     r11, r8, r7, ror #2
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #9
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #13
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #26
-    eor     r5, r5, r10, ror #21
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #21
-    eor     r1, r1, r6, ror #1
-    eor     r2, r2, r7, ror #31
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #26
-    str     r5, [sp, #160]
-    str     r6, [sp, #168]
-    str     r7, [sp, #176]
-    str     r8, [sp, #184]
-    str     r9, [sp, #192]
-    vmov    s10, r0
-    vmov    s11, r1
-    vmov    s12, r2
-    vmov    s13, r3
-    vmov    s14, r4
-    ldr     r5, [lr, #4]
-    ldr     r6, [lr, #52]
-    ldr     r7, [lr, #96]
-    ldr     r8, [lr, #144]
-    ldr     r9, [lr, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #14
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #29
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s9
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11, ror #11
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #17
-    bic     r12, r9, r8
-    eor     r2, r7, r12, ror #15
-    bic     r12, r5, r9, ror #26
-    eor     r3, r8, r12, ror #6
-    bic     r12, r6, r5, ror #19
-    eor     r4, r9, r12, ror #19
-    eor     r0, r5, r10, ror #11
-    eor     r1, r6, r11, ror #13
-    eor     r0, r0, #0x00008000
-    str     r0, [sp, #4]
-    str     r1, [sp, #12]
-    str     r2, [sp, #20]
-    str     r3, [sp, #28]
-    str     r4, [sp, #36]
-    ldr     r5, [lr, #28]
-    ldr     r6, [lr, #76]
-    ldr     r7, [lr, #80]
-    ldr     r8, [lr, #128]
-    ldr     r9, [lr, #176]
-    vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #8
-    vmov    r12, s0
-    eor     r6, r6, r11
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #30
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #2
-    eor     r9, r9, r11, ror #26
-    bic     r10, r7, r6, ror #19
-    bic     r11, r8, r7, ror #7
-    bic     r12, r9, r8, ror #18
-    eor     r7, r7, r12, ror #7
-    bic     r12, r5, r9, ror #24
-    eor     r8, r8, r12, ror #22
-    bic     r12, r6, r5, ror #28
-    eor     r9, r9, r12, ror #12
-    eor     r5, r5, r10, ror #17
-    eor     r6, r6, r11, ror #6
-    eor     r0, r0, r5, ror #30
-    eor     r1, r1, r6, ror #21
-    eor     r2, r2, r7, ror #4
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #28
-    str     r5, [sp, #44]
-    str     r6, [sp, #52]
-    str     r7, [sp, #60]
-    str     r8, [sp, #68]
-    str     r9, [sp, #76]
-    ldr     r5, [lr, #8]
-    ldr     r6, [lr, #60]
-    ldr     r7, [lr, #104]
-    ldr     r8, [lr, #156]
-    ldr     r9, [lr, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #18
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #26
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #6
-    vmov    r11, s1
-    eor     r8, r8, r10, ror #15
-    eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #9
-    bic     r12, r9, r8, ror #25
-    eor     r7, r7, r12, ror #30
-    bic     r12, r5, r9, ror #18
-    eor     r8, r8, r12, ror #21
-    bic     r12, r6, r5, ror #29
-    eor     r9, r9, r12, ror #17
-    eor     r5, r5, r10, ror #20
-    eor     r6, r6, r11, ror #8
-    eor     r0, r0, r5, ror #14
-    eor     r1, r1, r6, ror #4
-    eor     r2, r2, r7, ror #23
-    eor     r3, r3, r8, ror #31
-    eor     r4, r4, r9, ror #6
-    str     r5, [sp, #84]
-    str     r6, [sp, #92]
-    str     r7, [sp, #100]
-    str     r8, [sp, #108]
-    str     r9, [sp, #116]
-    ldr     r5, [lr, #32]
-    ldr     r6, [lr, #44]
-    ldr     r7, [lr, #92]
-    ldr     r8, [lr, #136]
-    ldr     r9, [lr, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #30
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #25
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #7
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #16
-    eor     r9, r9, r11, ror #8
-    bic     r10, r7, r6, ror #15
-    bic     r11, r8, r7, ror #29
-    bic     r12, r9, r8, ror #7
-    eor     r7, r7, r12, ror #28
-    bic     r12, r5, r9, ror #15
-    eor     r8, r8, r12, ror #10
-    bic     r12, r6, r5, ror #30
-    eor     r9, r9, r12, ror #19
-    eor     r5, r5, r10, ror #19
-    eor     r6, r6, r11, ror #20
-    eor     r0, r0, r5, ror #1
-    eor     r1, r1, r6, ror #22
-    eor     r2, r2, r7, ror #9
-    eor     r3, r3, r8, ror #29
-    eor     r4, r4, r9, ror #22
-    str     r5, [sp, #124]
-    str     r6, [sp, #132]
-    str     r7, [sp, #140]
-    str     r8, [sp, #148]
-    str     r9, [sp, #156]
-    ldr     r5, [lr, #20]
-    ldr     r6, [lr, #64]
-    ldr     r7, [lr, #112]
-    ldr     r8, [lr, #120]
-    ldr     r9, [lr, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #26
-    vmov    r12, s8
-    eor     r6, r6, r11, ror #12
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #14
-    vmov    r11, s3
-    eor     r8, r8, r10, ror #18
-    eor     r9, r9, r11, ror #12
-    bic     r10, r7, r6, ror #2
-    bic     r11, r8, r7, ror #3
-    bic     r12, r9, r8, ror #21
-    eor     r7, r7, r12, ror #8
-    bic     r12, r5, r9, ror #30
-    eor     r8, r8, r12, ror #13
-    bic     r12, r6, r5, ror #8
-    eor     r9, r9, r12, ror #26
     eor     r5, r5, r10, ror #22
-    eor     r6, r6, r11, ror #27
-    eor     r0, r0, r5, ror #21
-    eor     r1, r1, r6
-    eor     r2, r2, r7
-    eor     r3, r3, r8, ror #14
-    eor     r4, r4, r9, ror #25
-    str     r5, [sp, #164]
-    str     r6, [sp, #172]
-    str     r7, [sp, #180]
-    str     r8, [sp, #188]
-    str     r9, [sp, #196]
-    vmov    r5, s10
-    vmov    r6, s11
-    vmov    r7, s12
-    vmov    r8, s13
-    vmov    r9, s14
-    eor     r10, r9, r1, ror #19
-    eor     r11, r4, r6, ror #18
-    vmov    s0, r10
-    eor     r12, r5, r2, ror #10
-    vmov    s1, r11
-    eor     r10, r0, r7, ror #11
-    vmov    s2, r12
-    eor     r11, r6, r3, ror #13
-    vmov    s3, r10
-    eor     r12, r1, r8, ror #13
-    vmov    s4, r11
-    eor     r10, r7, r4, ror #14
-    vmov    s5, r12
-    eor     r11, r2, r9, ror #14
-    vmov    s6, r10
-    eor     r12, r8, r0, ror #5
-    vmov    s7, r11
-    eor     r10, r3, r5, ror #6
-    vmov    s8, r12
-    vmov    s9, r10
-    @ ---- round 23: E -> A
-    ldr     r5, [sp, #0]
-    ldr     r6, [sp, #48]
-    ldr     r7, [sp, #100]
-    ldr     r8, [sp, #148]
-    ldr     r9, [sp, #192]
-    vmov    r10, s0
-    vmov    r11, s2
-    eor     r5, r5, r10, ror #25
-    vmov    r12, s5
-    eor     r6, r6, r11, ror #30
-    vmov    r10, s7
-    eor     r7, r7, r12, ror #11
-    vmov    r11, s8
-    eor     r8, r8, r10, ror #20
-    eor     r9, r9, r11, ror #7
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #6
+    eor     r9, r9, r12, ror #20
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #28
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #16
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #10
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #232]
     bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #12
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #0]
-    str     r6, [lr, #8]
-    str     r7, [lr, #16]
-    str     r8, [lr, #24]
-    str     r9, [lr, #32]
-    ldr     r5, [sp, #24]
-    ldr     r6, [sp, #72]
-    ldr     r7, [sp, #84]
-    ldr     r8, [sp, #132]
-    ldr     r9, [sp, #180]
-    vmov    r10, s6
-    vmov    r11, s8
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s1
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s3
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s5
-    eor     r8, r8, r10, ror #29
-    eor     r9, r9, r11, ror #2
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
-    eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #40]
-    str     r6, [lr, #48]
-    str     r7, [lr, #56]
-    str     r8, [lr, #64]
-    str     r9, [lr, #72]
+    eor     r10, r5, r10, ror #8
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #200]
     ldr     r5, [sp, #12]
     ldr     r6, [sp, #56]
     ldr     r7, [sp, #108]
     ldr     r8, [sp, #152]
     ldr     r9, [sp, #160]
-    vmov    r10, s3
+    eor     r5, r5, r11, ror #27
     vmov    r11, s4
-    eor     r5, r5, r10, ror #19
-    vmov    r12, s7
-    eor     r6, r6, r11, ror #29
-    vmov    r10, s8
-    eor     r7, r7, r12, ror #18
-    vmov    r11, s0
-    eor     r8, r8, r10, ror #10
-    eor     r9, r9, r11, ror #4
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
-    eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #80]
-    str     r6, [lr, #88]
-    str     r7, [lr, #96]
-    str     r8, [lr, #104]
-    str     r9, [lr, #112]
-    ldr     r5, [sp, #36]
-    ldr     r6, [sp, #40]
-    ldr     r7, [sp, #88]
-    ldr     r8, [sp, #140]
-    ldr     r9, [sp, #184]
-    vmov    r10, s9
-    vmov    r11, s0
-    eor     r5, r5, r10
-    vmov    r12, s2
-    eor     r6, r6, r11, ror #27
-    vmov    r10, s5
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s6
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
-    eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #120]
-    str     r6, [lr, #128]
-    str     r7, [lr, #136]
-    str     r8, [lr, #144]
-    str     r9, [lr, #152]
+    eor     r6, r6, r11, ror #5
+    eor     r7, r7, lr, ror #16
+    eor     r8, r8, r12, ror #7
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #5
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #18
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #288]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10, ror #4
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10, ror #10
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #14
+    eor     r4, r4, r10
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #26
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #280]
     ldr     r5, [sp, #16]
     ldr     r6, [sp, #68]
     ldr     r7, [sp, #116]
     ldr     r8, [sp, #124]
     ldr     r9, [sp, #168]
-    vmov    r10, s4
-    vmov    r11, s7
-    eor     r5, r5, r10, ror #1
-    vmov    r12, s9
-    eor     r6, r6, r11, ror #3
-    vmov    r10, s1
-    eor     r7, r7, r12, ror #26
-    vmov    r11, s2
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #19
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
-    eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #160]
-    str     r6, [lr, #168]
-    str     r7, [lr, #176]
-    str     r8, [lr, #184]
-    str     r9, [lr, #192]
-    ldr     r5, [sp, #4]
-    ldr     r6, [sp, #52]
-    ldr     r7, [sp, #96]
-    ldr     r8, [sp, #144]
-    ldr     r9, [sp, #196]
-    vmov    r10, s1
-    vmov    r11, s3
-    eor     r5, r5, r10, ror #26
-    vmov    r12, s4
-    eor     r6, r6, r11, ror #30
-    vmov    r10, s6
-    eor     r7, r7, r12, ror #11
+    eor     r5, r5, r11, ror #19
     vmov    r11, s9
-    eor     r8, r8, r10, ror #21
-    eor     r9, r9, r11, ror #7
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9, ror #12
-    eor     r8, r8, r12, ror #20
-    bic     r12, r6, r5, ror #20
-    eor     r9, r9, r12
-    eor     r5, r5, r10, ror #12
-    eor     r6, r6, r11
-    movw    r10, #0x8082
-    movt    r10, #0x8000
-    eor     r5, r5, r10
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #4]
-    str     r6, [lr, #12]
-    str     r7, [lr, #20]
-    str     r8, [lr, #28]
-    str     r9, [lr, #36]
+    eor     r6, r6, lr, ror #5
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #4
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #25
+    eor     r9, r9, lr, ror #3
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #12
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #18
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10, ror #4
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #4
+    eor     r3, r3, r10, ror #10
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #2
+    eor     r4, r4, r10, ror #14
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #28
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #22
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #8
+    eor     r6, r6, r12, ror #28
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #29
+    eor     r8, r8, r10, ror #24
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #7
+    bic     r10, r8, r7, ror #26
+    eor     r10, r6, r10, ror #22
+    eor     r1, r1, r10, ror #28
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10
+    eor     r3, r3, r10
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #22
+    eor     r10, r9, r10, ror #18
+    eor     r4, r4, r10, ror #14
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #26
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
     ldr     r5, [sp, #28]
     ldr     r6, [sp, #76]
     ldr     r7, [sp, #80]
     ldr     r8, [sp, #128]
     ldr     r9, [sp, #176]
     vmov    r10, s7
-    vmov    r11, s9
-    eor     r5, r5, r10, ror #17
-    vmov    r12, s0
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s2
-    eor     r7, r7, r12, ror #12
-    vmov    r11, s4
-    eor     r8, r8, r10, ror #30
-    eor     r9, r9, r11, ror #2
+    eor     r5, r5, r10, ror #21
+    eor     r6, r6, r11, ror #30
+    eor     r7, r7, r12, ror #29
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #6
+    eor     r9, r9, r12, ror #24
+    bic     r10, r8, r7, ror #26
+    eor     r1, r6, r10, ror #18
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #22
+    eor     r2, r7, r10, ror #16
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #18
+    eor     r3, r8, r10, ror #24
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #4
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #20
+    eor     r0, r5, r10, ror #2
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #22
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #1
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #7
+    eor     r9, r9, r11, ror #21
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #28
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #16
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #10
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #16
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #236]
     bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
-    eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #44]
-    str     r6, [lr, #52]
-    str     r7, [lr, #60]
-    str     r8, [lr, #68]
-    str     r9, [lr, #76]
+    eor     r10, r5, r10, ror #8
+    movw    r9, #0x0081
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #204]
     ldr     r5, [sp, #8]
     ldr     r6, [sp, #60]
     ldr     r7, [sp, #104]
     ldr     r8, [sp, #156]
     ldr     r9, [sp, #164]
-    vmov    r10, s2
-    vmov    r11, s5
-    eor     r5, r5, r10, ror #20
-    vmov    r12, s6
-    eor     r6, r6, r11, ror #30
-    vmov    r10, s9
-    eor     r7, r7, r12, ror #19
+    eor     r5, r5, lr, ror #28
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #5
+    eor     r7, r7, r12, ror #17
+    eor     r8, r8, r11, ror #8
     vmov    r11, s1
-    eor     r8, r8, r10, ror #10
     eor     r9, r9, r11, ror #5
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
-    eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #84]
-    str     r6, [lr, #92]
-    str     r7, [lr, #100]
-    str     r8, [lr, #108]
-    str     r9, [lr, #116]
-    ldr     r5, [sp, #32]
-    ldr     r6, [sp, #44]
-    ldr     r7, [sp, #92]
-    ldr     r8, [sp, #136]
-    ldr     r9, [sp, #188]
-    vmov    r10, s8
-    vmov    r11, s1
-    eor     r5, r5, r10, ror #1
-    vmov    r12, s3
-    eor     r6, r6, r11, ror #28
-    vmov    r10, s4
-    eor     r7, r7, r12, ror #15
-    vmov    r11, s7
-    eor     r8, r8, r10, ror #25
-    eor     r9, r9, r11, ror #3
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
-    eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
-    eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #124]
-    str     r6, [lr, #132]
-    str     r7, [lr, #140]
-    str     r8, [lr, #148]
-    str     r9, [lr, #156]
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #18
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #292]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10, ror #4
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10, ror #10
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #14
+    eor     r4, r4, r10
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #26
+    eor     r10, r5, r10, ror #30
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #284]
     ldr     r5, [sp, #20]
     ldr     r6, [sp, #64]
     ldr     r7, [sp, #112]
     ldr     r8, [sp, #120]
     ldr     r9, [sp, #172]
-    vmov    r10, s5
-    vmov    r11, s6
-    eor     r5, r5, r10, ror #2
+    eor     r5, r5, lr, ror #19
+    eor     r6, r6, r12, ror #6
     vmov    r12, s8
-    eor     r6, r6, r11, ror #4
-    vmov    r10, s0
-    eor     r7, r7, r12, ror #27
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #4
+    eor     r8, r8, lr, ror #26
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #3
+    bic     r10, r8, r7, ror #20
+    eor     r10, r6, r10, ror #16
+    eor     r1, r1, r10, ror #12
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #18
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10, ror #4
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #4
+    eor     r3, r3, r10, ror #10
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #2
+    eor     r4, r4, r10, ror #14
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #28
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #22
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #8
+    eor     r6, r6, r11, ror #28
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #29
+    eor     r8, r8, r11, ror #25
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #7
+    bic     r10, r8, r7, ror #26
+    eor     r10, r6, r10, ror #22
+    eor     r1, r1, r10, ror #28
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10
+    eor     r3, r3, r10
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #22
+    eor     r10, r9, r10, ror #18
+    eor     r4, r4, r10, ror #14
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #26
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #3
+    eor     r11, r5, r2, ror #1
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #2
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #17
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #18
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #16
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #24
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #15
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #23
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #4
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 16
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #16
+    eor     r6, r6, r12, ror #22
     vmov    r11, s3
-    eor     r8, r8, r10, ror #25
+    eor     r7, r7, lr, ror #10
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #14
+    eor     r9, r9, lr, ror #16
+    bic     r10, r8, r7, ror #11
+    eor     r1, r6, r10, ror #19
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #20
+    eor     r2, r7, r10, ror #1
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #3
+    eor     r3, r8, r10, ror #9
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #1
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #2
+    eor     r0, r5, r10, ror #2
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #8
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, lr, ror #16
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #26
+    eor     r9, r9, r12, ror #8
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #29
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #13
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #10
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #14
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #20
+    eor     r7, r7, lr, ror #16
+    eor     r8, r8, r12, ror #8
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #28
+    bic     r10, r8, r7, ror #9
+    eor     r10, r6, r10, ror #29
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #15
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #31
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #28
+    eor     r10, r8, r10, ror #21
+    eor     r3, r3, r10, ror #1
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10, ror #18
+    eor     r4, r4, r10, ror #6
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #26
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #13
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #4
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #26
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #22
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #10
+    eor     r9, r9, lr, ror #30
+    bic     r10, r8, r7, ror #11
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #4
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #18
+    eor     r10, r7, r10, ror #3
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #7
+    eor     r10, r9, r10, ror #11
+    eor     r4, r4, r10, ror #26
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #14
+    eor     r10, r5, r10, ror #11
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #6
+    eor     r6, r6, r12, ror #18
+    vmov    r10, s5
+    eor     r7, r7, lr
+    eor     r8, r8, r10, ror #20
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #16
+    bic     r10, r8, r7, ror #1
+    eor     r10, r6, r10, ror #12
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #27
+    eor     r2, r2, r10, ror #21
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #2
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #6
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #15
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #7
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #16
+    eor     r6, r6, r11, ror #22
+    eor     r7, r7, r12, ror #10
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #14
+    eor     r9, r9, r12, ror #16
+    bic     r10, r8, r7, ror #11
+    eor     r1, r6, r10, ror #20
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #20
+    eor     r2, r7, r10, ror #1
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #4
+    eor     r3, r8, r10, ror #8
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #1
+    eor     r0, r5, r10, ror #3
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #8
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r12, ror #16
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #26
+    eor     r9, r9, r11, ror #8
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #24
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #12
+    eor     r3, r3, r10, ror #2
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #10
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #17
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #15
+    eor     r10, r5, r10, ror #7
+    movw    r9, #0x0081
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #14
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #20
+    eor     r7, r7, r12, ror #16
+    eor     r8, r8, r11, ror #8
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #28
+    bic     r10, r8, r7, ror #10
+    eor     r10, r6, r10, ror #29
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #15
+    eor     r10, r7, r10, ror #7
+    eor     r2, r2, r10, ror #31
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #27
+    eor     r10, r8, r10, ror #22
+    eor     r3, r3, r10
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #19
+    eor     r10, r9, r10, ror #18
+    eor     r4, r4, r10, ror #5
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #25
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #14
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #4
+    eor     r6, r6, r12, ror #26
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #22
+    eor     r8, r8, lr, ror #10
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #30
+    bic     r10, r8, r7, ror #11
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #5
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #19
+    eor     r10, r7, r10, ror #2
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #31
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #6
+    eor     r10, r9, r10, ror #12
+    eor     r4, r4, r10, ror #25
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #14
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #6
+    eor     r6, r6, r11, ror #18
+    vmov    r11, s4
+    eor     r7, r7, lr
+    eor     r8, r8, r11, ror #20
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #16
+    bic     r10, r8, r7
+    eor     r10, r6, r10, ror #13
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #27
+    eor     r2, r2, r10, ror #20
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #1
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #31
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #7
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #14
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #17
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1
+    eor     r11, r5, r2, ror #2
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #2
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #19
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #19
+    vmov    s4, lr
+    eor     r11, r2, r9
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #8
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #1
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #8
+    vmov    s6, r11
+    eor     lr, r4, r6
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 17
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #9
+    eor     r6, r6, r12, ror #20
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #22
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #22
+    eor     r9, r9, lr, ror #9
+    bic     r10, r8, r7, ror #25
+    eor     r1, r6, r10, ror #26
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #23
+    eor     r2, r7, r10, ror #16
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #17
+    eor     r3, r8, r10, ror #24
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #29
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #13
+    eor     r0, r5, r10, ror #1
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #29
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr, ror #2
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #12
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #21
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #16
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #25
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #26
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #2
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #27
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #4
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #2
+    eor     r7, r7, lr, ror #11
+    eor     r8, r8, r12, ror #5
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #20
+    bic     r10, r8, r7, ror #29
+    eor     r10, r6, r10, ror #15
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #27
+    eor     r2, r2, r10, ror #31
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #11
+    eor     r10, r8, r10, ror #13
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #25
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #20
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #24
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #11
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #15
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #19
+    eor     r9, r9, lr, ror #24
+    bic     r10, r8, r7, ror #25
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #3
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #21
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10, ror #9
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #26
+    eor     r10, r8, r10, ror #17
+    eor     r3, r3, r10, ror #9
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #17
+    eor     r10, r9, r10, ror #21
+    eor     r4, r4, r10, ror #11
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #7
+    eor     r10, r5, r10, ror #8
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #3
+    eor     r6, r6, r12, ror #3
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #5
+    eor     r8, r8, r10, ror #13
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #19
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #1
+    eor     r1, r1, r10, ror #21
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #28
+    eor     r10, r7, r10, ror #29
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #25
+    eor     r10, r9, r10, ror #27
+    eor     r4, r4, r10, ror #23
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #15
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #9
+    eor     r6, r6, r11, ror #20
+    eor     r7, r7, r12, ror #22
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #22
+    eor     r9, r9, r12, ror #10
+    bic     r10, r8, r7, ror #24
+    eor     r1, r6, r10, ror #26
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #24
+    eor     r2, r7, r10, ror #16
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #16
+    eor     r3, r8, r10, ror #24
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #30
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #14
+    eor     r0, r5, r10
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #30
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #3
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #12
+    eor     r9, r9, r11, ror #27
+    bic     r10, r8, r7
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #20
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #22
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #16
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #24
+    eor     r4, r4, r10, ror #26
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #2
+    eor     r10, r5, r10, ror #6
+    movw    r9, #0x0008
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #26
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #4
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #1
+    eor     r7, r7, r12, ror #10
+    eor     r8, r8, r11, ror #6
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #21
+    bic     r10, r8, r7, ror #30
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #26
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #26
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #20
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #23
+    eor     r6, r6, r12, ror #11
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #14
+    eor     r8, r8, lr, ror #19
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #23
+    bic     r10, r8, r7, ror #26
+    eor     r10, r6, r10
+    eor     r1, r1, r10, ror #2
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #20
+    eor     r10, r7, r10, ror #18
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #26
+    eor     r10, r8, r10, ror #18
+    eor     r3, r3, r10, ror #8
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10, ror #20
+    eor     r4, r4, r10, ror #12
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #8
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #2
+    eor     r6, r6, r11, ror #4
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #5
+    eor     r8, r8, r11, ror #13
+    vmov    r11, s7
     eor     r9, r9, r11, ror #19
-    bic     r10, r7, r6
-    bic     r11, r8, r7
-    bic     r12, r9, r8
-    eor     r7, r7, r12
-    bic     r12, r5, r9
+    bic     r10, r8, r7, ror #6
+    eor     r10, r6, r10, ror #2
+    eor     r1, r1, r10, ror #20
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #28
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #26
+    eor     r10, r9, r10, ror #26
+    eor     r4, r4, r10, ror #24
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #14
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #29
+    eor     r11, r5, r2
+    vmov    s0, r10
+    eor     r12, r0, r7
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #26
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #25
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #16
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #23
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #15
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #24
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #29
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 18
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11
+    eor     r6, r6, r12, ror #23
+    vmov    r11, s3
+    eor     r7, r7, lr
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #30
+    eor     r9, r9, lr, ror #4
+    bic     r10, r8, r7, ror #3
+    eor     r1, r6, r10, ror #5
+    str     r1, [sp, #48]
+    bic     r10, r9, r8
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #25
+    eor     r3, r8, r10, ror #7
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #27
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #24
+    eor     r0, r5, r10, ror #28
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #22
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, lr, ror #14
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #28
+    eor     r9, r9, r12, ror #12
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #2
+    eor     r1, r1, r10, ror #17
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10, ror #28
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #26
+    eor     r10, r8, r10, ror #1
+    eor     r3, r3, r10, ror #14
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #3
+    eor     r10, r9, r10, ror #3
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #13
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #30
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #13
+    eor     r7, r7, lr, ror #30
     eor     r8, r8, r12
-    bic     r12, r6, r5
-    eor     r9, r9, r12
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #15
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #6
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #11
+    eor     r10, r7, r10, ror #3
+    eor     r2, r2, r10, ror #7
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #23
+    eor     r10, r8, r10, ror #30
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #4
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #13
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #13
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #24
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #14
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #20
+    eor     r9, r9, lr, ror #15
+    bic     r10, r8, r7, ror #31
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #21
+    eor     r10, r9, r10, ror #29
+    eor     r4, r4, r10, ror #4
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #6
+    eor     r10, r5, r10, ror #5
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #30
+    eor     r6, r6, r12, ror #17
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #12
+    eor     r8, r8, r10, ror #4
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #16
+    bic     r10, r8, r7, ror #12
+    eor     r10, r6, r10, ror #21
+    eor     r1, r1, r10, ror #7
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #14
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #25
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #18
+    eor     r0, r0, r10, ror #10
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
     eor     r5, r5, r10
-    eor     r6, r6, r11
-    ror     r5, r5, #12
-    ror     r6, r6, #12
-    ror     r7, r7, #12
-    ror     r8, r8, #12
-    ror     r9, r9, #12
-    str     r5, [lr, #164]
-    str     r6, [lr, #172]
-    str     r7, [lr, #180]
-    str     r8, [lr, #188]
-    str     r9, [lr, #196]
-    add     sp, sp, #200
+    eor     r6, r6, r11, ror #24
+    eor     r7, r7, r12, ror #1
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #29
+    eor     r9, r9, r12, ror #4
+    bic     r10, r8, r7, ror #2
+    eor     r1, r6, r10, ror #6
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #1
+    eor     r2, r7, r10, ror #29
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #25
+    eor     r3, r8, r10, ror #6
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #27
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #24
+    eor     r0, r5, r10, ror #28
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #22
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, r12, ror #14
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #29
+    eor     r9, r9, r11, ror #12
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #1
+    eor     r1, r1, r10, ror #18
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #11
+    eor     r2, r2, r10, ror #28
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #27
+    eor     r10, r8, r10, ror #1
+    eor     r3, r3, r10, ror #13
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #3
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #14
+    eor     r10, r5, r10, ror #16
+    eor     r10, r10, #0x00000083
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #29
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #14
+    eor     r7, r7, r12, ror #30
+    eor     r8, r8, r11
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #14
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #23
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #11
+    eor     r10, r7, r10, ror #3
+    eor     r2, r2, r10, ror #8
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #23
+    eor     r10, r8, r10, ror #30
+    eor     r3, r3, r10, ror #24
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #5
+    eor     r10, r9, r10, ror #4
+    eor     r4, r4, r10, ror #14
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #7
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #14
+    eor     r6, r6, r12, ror #25
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #13
+    eor     r8, r8, lr, ror #21
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #16
+    bic     r10, r8, r7
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #6
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #25
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #27
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #21
+    eor     r10, r9, r10, ror #29
+    eor     r4, r4, r10, ror #4
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #5
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #29
+    eor     r6, r6, r11, ror #16
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #12
+    eor     r8, r8, r11, ror #3
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #16
+    bic     r10, r8, r7, ror #12
+    eor     r10, r6, r10, ror #21
+    eor     r1, r1, r10, ror #8
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #15
+    eor     r10, r7, r10, ror #5
+    eor     r2, r2, r10, ror #1
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #23
+    eor     r10, r8, r10, ror #26
+    eor     r3, r3, r10, ror #23
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #26
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #18
+    eor     r0, r0, r10, ror #11
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #26
+    eor     r11, r5, r2, ror #27
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #28
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #5
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #5
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #29
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #6
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #28
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #6
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #27
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 19
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #21
+    eor     r6, r6, r12
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #9
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #4
+    eor     r9, r9, lr, ror #31
+    bic     r10, r8, r7, ror #9
+    eor     r1, r6, r10, ror #22
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #15
+    eor     r2, r7, r10, ror #8
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #29
+    eor     r3, r8, r10, ror #20
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #25
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #1
+    eor     r0, r5, r10, ror #21
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #17
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, lr, ror #16
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #11
+    eor     r9, r9, r12, ror #28
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #2
+    eor     r3, r3, r10, ror #1
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #10
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #6
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #26
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #24
+    eor     r7, r7, lr, ror #10
+    eor     r8, r8, r12, ror #23
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #10
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #5
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #1
+    eor     r2, r2, r10, ror #23
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #1
+    eor     r10, r8, r10, ror #7
+    eor     r3, r3, r10, ror #25
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #12
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #20
+    eor     r10, r5, r10
+    eor     r0, r0, r10, ror #12
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #28
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #2
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #19
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #14
+    eor     r9, r9, lr, ror #6
+    bic     r10, r8, r7, ror #29
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #29
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #5
+    str     r10, [sp, #376]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #3
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #27
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #392]
+    bic     r10, r7, r6, ror #11
+    eor     r10, r5, r10, ror #26
+    eor     r0, r0, r10
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #23
+    eor     r6, r6, r12, ror #25
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #21
+    eor     r8, r8, r10, ror #23
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #7
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #28
+    eor     r10, r7, r10, ror #19
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #336]
+    bic     r10, r5, r9, ror #4
+    eor     r10, r8, r10
+    eor     r3, r3, r10, ror #16
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #7
+    eor     r10, r9, r10, ror #21
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #352]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #17
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #21
+    eor     r6, r6, r11, ror #1
+    eor     r7, r7, r12, ror #10
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #5
+    eor     r9, r9, r12
+    bic     r10, r8, r7, ror #9
+    eor     r1, r6, r10, ror #22
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #15
+    eor     r2, r7, r10, ror #8
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #29
+    eor     r3, r8, r10, ror #20
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #10
+    eor     r4, r9, r10, ror #25
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #1
+    eor     r0, r5, r10, ror #21
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #17
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, r12, ror #17
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #12
+    eor     r9, r9, r11, ror #29
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #2
+    eor     r3, r3, r10, ror #1
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #10
+    eor     r10, r9, r10, ror #8
+    eor     r4, r4, r10
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #6
+    movw    r9, #0x8003
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #27
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #24
+    eor     r7, r7, r12, ror #11
+    eor     r8, r8, r11, ror #24
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #10
+    bic     r10, r8, r7, ror #7
+    eor     r10, r6, r10, ror #5
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #1
+    eor     r2, r2, r10, ror #23
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #1
+    eor     r10, r8, r10, ror #7
+    eor     r3, r3, r10, ror #25
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #12
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #20
+    eor     r10, r5, r10
+    eor     r0, r0, r10, ror #12
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #28
+    eor     r6, r6, r12, ror #3
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #19
+    eor     r8, r8, lr, ror #15
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #6
+    bic     r10, r8, r7, ror #29
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #29
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #5
+    str     r10, [sp, #380]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #3
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #27
+    eor     r10, r9, r10, ror #5
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #11
+    eor     r10, r5, r10, ror #26
+    eor     r0, r0, r10
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #23
+    eor     r6, r6, r11, ror #25
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #21
+    eor     r8, r8, r11, ror #24
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #7
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #28
+    eor     r10, r7, r10, ror #19
+    eor     r2, r2, r10, ror #24
+    str     r10, [sp, #340]
+    bic     r10, r5, r9, ror #4
+    eor     r10, r8, r10
+    eor     r3, r3, r10, ror #16
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #7
+    eor     r10, r9, r10, ror #21
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #356]
+    bic     r10, r7, r6, ror #8
+    eor     r10, r5, r10, ror #17
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #24
+    eor     r11, r5, r2, ror #20
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #21
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #21
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #22
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #8
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #20
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #7
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #19
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #25
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 20
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #8
+    eor     r6, r6, r12, ror #15
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #17
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #11
+    eor     r9, r9, lr, ror #28
+    bic     r10, r8, r7, ror #12
+    eor     r1, r6, r10, ror #11
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #3
+    eor     r2, r7, r10, ror #17
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #28
+    eor     r3, r8, r10, ror #1
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #24
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #9
+    eor     r0, r5, r10, ror #11
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #14
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, lr, ror #10
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #25
+    eor     r9, r9, r12, ror #12
+    bic     r10, r8, r7, ror #5
+    eor     r10, r6, r10, ror #17
+    eor     r1, r1, r10, ror #13
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #24
+    eor     r10, r7, r10, ror #3
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #30
+    eor     r3, r3, r10, ror #19
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #30
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #10
+    eor     r10, r5, r10, ror #7
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #27
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #1
+    eor     r7, r7, lr, ror #16
+    eor     r8, r8, r12, ror #12
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #29
+    bic     r10, r8, r7, ror #28
+    eor     r10, r6, r10, ror #10
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #31
+    eor     r2, r2, r10, ror #14
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #19
+    eor     r10, r8, r10, ror #8
+    eor     r3, r3, r10, ror #30
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10, ror #27
+    eor     r4, r4, r10, ror #28
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #26
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #5
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #1
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #9
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #31
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #1
+    eor     r9, r9, lr, ror #27
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #23
+    eor     r1, r1, r10, ror #29
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #3
+    eor     r10, r7, r10, ror #11
+    eor     r2, r2, r10, ror #15
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #15
+    eor     r3, r3, r10, ror #9
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #6
+    eor     r10, r9, r10, ror #12
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #23
+    eor     r10, r5, r10, ror #3
+    eor     r0, r0, r10, ror #23
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #15
+    eor     r6, r6, r12, ror #29
+    vmov    r10, s5
+    eor     r7, r7, lr
+    eor     r8, r8, r10, ror #9
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #24
+    bic     r10, r8, r7, ror #22
+    eor     r10, r6, r10, ror #23
+    eor     r1, r1, r10, ror #27
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #17
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #18
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #1
+    eor     r10, r9, r10, ror #13
+    eor     r4, r4, r10, ror #6
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #8
+    eor     r6, r6, r11, ror #15
+    eor     r7, r7, r12, ror #17
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #11
+    eor     r9, r9, r12, ror #28
+    bic     r10, r8, r7, ror #12
+    eor     r1, r6, r10, ror #12
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #3
+    eor     r2, r7, r10, ror #17
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #29
+    eor     r3, r8, r10
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #12
+    eor     r4, r9, r10, ror #23
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #8
+    eor     r0, r5, r10, ror #12
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #14
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #10
+    eor     r7, r7, r12, ror #10
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #25
+    eor     r9, r9, r11, ror #12
+    bic     r10, r8, r7, ror #5
+    eor     r10, r6, r10, ror #18
+    eor     r1, r1, r10, ror #13
+    str     r10, [sp, #12]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10, ror #2
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #10
+    eor     r10, r8, r10, ror #29
+    eor     r3, r3, r10, ror #19
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #15
+    eor     r10, r9, r10, ror #7
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #9
+    eor     r10, r5, r10, ror #8
+    movw    r9, #0x8088
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #27
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #1
+    eor     r7, r7, r12, ror #16
+    eor     r8, r8, r11, ror #12
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #29
+    bic     r10, r8, r7, ror #29
+    eor     r10, r6, r10, ror #10
+    eor     r1, r1, r10, ror #31
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #14
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #18
+    eor     r10, r8, r10, ror #9
+    eor     r3, r3, r10, ror #29
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #19
+    eor     r10, r9, r10, ror #27
+    eor     r4, r4, r10, ror #27
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #25
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #6
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #1
+    eor     r6, r6, r12, ror #9
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #31
+    eor     r8, r8, lr, ror #1
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #27
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #23
+    eor     r1, r1, r10, ror #30
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #4
+    eor     r10, r7, r10, ror #10
+    eor     r2, r2, r10, ror #15
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #14
+    eor     r3, r3, r10, ror #9
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #5
+    eor     r10, r9, r10, ror #13
+    eor     r4, r4, r10, ror #8
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #23
+    eor     r10, r5, r10, ror #4
+    eor     r0, r0, r10, ror #23
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #15
+    eor     r6, r6, r11, ror #29
+    vmov    r11, s4
+    eor     r7, r7, lr
+    eor     r8, r8, r11, ror #9
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #24
+    bic     r10, r8, r7, ror #21
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #27
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #5
+    eor     r10, r7, r10, ror #6
+    eor     r2, r2, r10, ror #16
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #17
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #7
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #2
+    eor     r10, r9, r10, ror #13
+    eor     r4, r4, r10, ror #5
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #19
+    eor     r10, r5, r10, ror #11
+    eor     r0, r0, r10, ror #17
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #23
+    eor     r11, r5, r2, ror #11
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #11
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #11
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #11
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #16
+    vmov    s5, r10
+    eor     r12, r3, r5
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #17
+    vmov    s9, r12
+    eor     r12, r8, r0
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #23
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 21
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #25
+    eor     r6, r6, r12, ror #3
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #23
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #17
+    eor     r9, r9, lr, ror #25
+    bic     r10, r8, r7, ror #12
+    eor     r1, r6, r10, ror #6
+    str     r1, [sp, #248]
+    bic     r10, r9, r8, ror #28
+    eor     r2, r7, r10, ror #24
+    str     r2, [sp, #256]
+    bic     r10, r5, r9, ror #24
+    eor     r3, r8, r10, ror #12
+    str     r3, [sp, #264]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #22
+    str     r4, [sp, #272]
+    bic     r10, r7, r6, ror #14
+    eor     r0, r5, r10
+    str     r0, [sp, #240]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #12
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, lr, ror #26
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #5
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #12
+    str     r10, [sp, #208]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10
+    str     r10, [sp, #216]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #20
+    eor     r3, r3, r10, ror #4
+    str     r10, [sp, #224]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #232]
+    bic     r10, r7, r6, ror #26
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #12
+    str     r10, [sp, #200]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #31
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #9
+    eor     r7, r7, lr, ror #15
+    eor     r8, r8, r12, ror #29
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #5
+    bic     r10, r8, r7, ror #18
+    eor     r10, r6, r10, ror #22
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #288]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #12
+    str     r10, [sp, #296]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #2
+    eor     r3, r3, r10, ror #6
+    str     r10, [sp, #304]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #26
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #312]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #280]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #29
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #12
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #8
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #12
+    eor     r9, r9, lr, ror #15
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #18
+    str     r10, [sp, #368]
+    bic     r10, r9, r8, ror #12
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10
+    str     r10, [sp, #376]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #28
+    eor     r3, r3, r10, ror #4
+    str     r10, [sp, #384]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #20
+    eor     r4, r4, r10, ror #20
+    str     r10, [sp, #392]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #360]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #6
+    eor     r6, r6, r12, ror #28
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #13
+    eor     r8, r8, r10, ror #24
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #3
+    bic     r10, r8, r7, ror #26
+    eor     r10, r6, r10, ror #6
+    eor     r1, r1, r10, ror #28
+    str     r10, [sp, #328]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #336]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #344]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #2
+    eor     r4, r4, r10, ror #16
+    str     r10, [sp, #352]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #2
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #320]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #25
+    eor     r6, r6, r11, ror #3
+    eor     r7, r7, r12, ror #23
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #17
+    eor     r9, r9, r12, ror #26
+    bic     r10, r8, r7, ror #11
+    eor     r1, r6, r10, ror #6
+    str     r1, [sp, #252]
+    bic     r10, r9, r8, ror #29
+    eor     r2, r7, r10, ror #24
+    str     r2, [sp, #260]
+    bic     r10, r5, r9, ror #23
+    eor     r3, r8, r10, ror #12
+    str     r3, [sp, #268]
+    bic     r10, r6, r5, ror #18
+    eor     r4, r9, r10, ror #23
+    str     r4, [sp, #276]
+    bic     r10, r7, r6, ror #15
+    eor     r0, r5, r10, ror #31
+    str     r0, [sp, #244]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #13
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #12
+    eor     r7, r7, r12, ror #27
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #5
+    eor     r9, r9, r11, ror #27
+    bic     r10, r8, r7, ror #8
+    eor     r10, r6, r10, ror #30
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #212]
+    bic     r10, r9, r8, ror #30
+    eor     r10, r7, r10, ror #26
+    eor     r2, r2, r10
+    str     r10, [sp, #220]
+    bic     r10, r5, r9, ror #14
+    eor     r10, r8, r10, ror #20
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #228]
+    bic     r10, r6, r5, ror #18
+    eor     r10, r9, r10
+    eor     r4, r4, r10, ror #2
+    str     r10, [sp, #236]
+    bic     r10, r7, r6, ror #26
+    eor     r10, r5, r10, ror #20
+    movw    r9, #0x0088
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    eor     r0, r0, r10, ror #11
+    str     r10, [sp, #204]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #31
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #8
+    eor     r7, r7, r12, ror #14
+    eor     r8, r8, r11, ror #30
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #6
+    bic     r10, r8, r7, ror #19
+    eor     r10, r6, r10, ror #21
+    eor     r1, r1, r10, ror #22
+    str     r10, [sp, #292]
+    bic     r10, r9, r8, ror #16
+    eor     r10, r7, r10, ror #29
+    eor     r2, r2, r10, ror #13
+    str     r10, [sp, #300]
+    bic     r10, r5, r9, ror #13
+    eor     r10, r8, r10, ror #3
+    eor     r3, r3, r10, ror #5
+    str     r10, [sp, #308]
+    bic     r10, r6, r5, ror #24
+    eor     r10, r9, r10, ror #27
+    eor     r4, r4, r10, ror #18
+    str     r10, [sp, #316]
+    bic     r10, r7, r6, ror #24
+    eor     r10, r5, r10, ror #16
+    eor     r0, r0, r10, ror #28
+    str     r10, [sp, #284]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #28
+    eor     r6, r6, r12, ror #12
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #7
+    eor     r8, r8, lr, ror #12
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #14
+    bic     r10, r8, r7, ror #9
+    eor     r10, r6, r10, ror #24
+    eor     r1, r1, r10, ror #17
+    str     r10, [sp, #372]
+    bic     r10, r9, r8, ror #11
+    eor     r10, r7, r10, ror #12
+    eor     r2, r2, r10, ror #1
+    str     r10, [sp, #380]
+    bic     r10, r5, r9, ror #24
+    eor     r10, r8, r10, ror #29
+    eor     r3, r3, r10, ror #3
+    str     r10, [sp, #388]
+    bic     r10, r6, r5, ror #21
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #21
+    str     r10, [sp, #396]
+    bic     r10, r7, r6, ror #31
+    eor     r10, r5, r10, ror #12
+    eor     r0, r0, r10, ror #20
+    str     r10, [sp, #364]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #5
+    eor     r6, r6, r11, ror #29
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #13
+    eor     r8, r8, r11, ror #24
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #3
+    bic     r10, r8, r7, ror #25
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #27
+    str     r10, [sp, #332]
+    bic     r10, r9, r8, ror #8
+    eor     r10, r7, r10, ror #31
+    eor     r2, r2, r10, ror #10
+    str     r10, [sp, #340]
+    bic     r10, r5, r9
+    eor     r10, r8, r10, ror #24
+    eor     r3, r3, r10, ror #28
+    str     r10, [sp, #348]
+    bic     r10, r6, r5, ror #31
+    eor     r10, r9, r10, ror #1
+    eor     r4, r4, r10, ror #17
+    str     r10, [sp, #356]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #1
+    eor     r0, r0, r10, ror #8
+    str     r10, [sp, #324]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #22
+    eor     r11, r5, r2, ror #31
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #31
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #6
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #5
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #24
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #11
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #23
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #12
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #22
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 22
+    ldr     r5, [sp, #224]
+    ldr     r6, [sp, #272]
+    ldr     r7, [sp, #284]
+    ldr     r8, [sp, #332]
+    ldr     r9, [sp, #380]
+    eor     r5, r5, r11, ror #8
+    eor     r6, r6, r12, ror #28
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #27
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #23
+    eor     r9, r9, lr, ror #14
+    bic     r10, r8, r7, ror #8
+    eor     r1, r6, r10, ror #5
+    str     r1, [sp, #48]
+    bic     r10, r9, r8, ror #17
+    eor     r2, r7, r10, ror #7
+    str     r2, [sp, #56]
+    bic     r10, r5, r9, ror #24
+    eor     r3, r8, r10, ror #23
+    str     r3, [sp, #64]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #12
+    str     r4, [sp, #72]
+    bic     r10, r7, r6, ror #19
+    eor     r0, r5, r10, ror #17
+    str     r0, [sp, #40]
+    ldr     r5, [sp, #200]
+    ldr     r6, [sp, #248]
+    ldr     r7, [sp, #300]
+    ldr     r8, [sp, #348]
+    ldr     r9, [sp, #392]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #12
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, lr, ror #2
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #15
+    eor     r9, r9, r12, ror #8
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #14
+    eor     r1, r1, r10, ror #10
+    str     r10, [sp, #8]
+    bic     r10, r9, r8, ror #1
+    eor     r10, r7, r10, ror #14
+    eor     r2, r2, r10, ror #28
+    str     r10, [sp, #16]
+    bic     r10, r5, r9, ror #25
+    eor     r10, r8, r10, ror #6
+    eor     r3, r3, r10, ror #19
+    str     r10, [sp, #24]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #3
+    str     r10, [sp, #32]
+    bic     r10, r7, r6, ror #1
+    eor     r10, r5, r10, ror #11
+    eor     r10, r10, #0x00000001
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #0]
+    ldr     r5, [sp, #212]
+    ldr     r6, [sp, #256]
+    ldr     r7, [sp, #308]
+    ldr     r8, [sp, #352]
+    ldr     r9, [sp, #360]
+    eor     r5, r5, r11, ror #7
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #14
+    eor     r7, r7, lr, ror #6
+    eor     r8, r8, r12, ror #12
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #4
+    bic     r10, r8, r7, ror #9
+    eor     r10, r6, r10, ror #7
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #88]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #18
+    str     r10, [sp, #96]
+    bic     r10, r5, r9, ror #18
+    eor     r10, r8, r10, ror #21
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #104]
+    bic     r10, r6, r5, ror #28
+    eor     r10, r9, r10, ror #18
+    eor     r4, r4, r10, ror #9
+    str     r10, [sp, #112]
+    bic     r10, r7, r6, ror #16
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #15
+    str     r10, [sp, #80]
+    ldr     r5, [sp, #216]
+    ldr     r6, [sp, #268]
+    ldr     r7, [sp, #316]
+    ldr     r8, [sp, #324]
+    ldr     r9, [sp, #368]
+    eor     r5, r5, r11, ror #14
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #11
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #11
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #15
+    eor     r9, r9, lr
+    bic     r10, r8, r7, ror #2
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #168]
+    bic     r10, r9, r8, ror #21
+    eor     r10, r7, r10, ror #9
+    eor     r2, r2, r10, ror #27
+    str     r10, [sp, #176]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #13
+    eor     r3, r3, r10, ror #1
+    str     r10, [sp, #184]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #26
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #192]
+    bic     r10, r7, r6, ror #3
+    eor     r10, r5, r10, ror #21
+    eor     r0, r0, r10, ror #23
+    str     r10, [sp, #160]
+    ldr     r5, [sp, #236]
+    ldr     r6, [sp, #240]
+    ldr     r7, [sp, #288]
+    ldr     r8, [sp, #340]
+    ldr     r9, [sp, #384]
+    eor     r5, r5, r11, ror #27
+    eor     r6, r6, r12, ror #24
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #28
+    eor     r8, r8, r10, ror #5
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #8
+    bic     r10, r8, r7, ror #29
+    eor     r10, r6, r10, ror #20
+    eor     r1, r1, r10
+    str     r10, [sp, #128]
+    bic     r10, r9, r8, ror #6
+    eor     r10, r7, r10, ror #29
+    eor     r2, r2, r10, ror #4
+    str     r10, [sp, #136]
+    bic     r10, r5, r9, ror #16
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #15
+    str     r10, [sp, #144]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #18
+    eor     r4, r4, r10, ror #26
+    str     r10, [sp, #152]
+    bic     r10, r7, r6, ror #15
+    eor     r10, r5, r10, ror #19
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #120]
+    vmov    s10, r0
+    vmov    s11, r1
+    vmov    s12, r2
+    vmov    s13, r3
+    vmov    s14, r4
+    ldr     r5, [sp, #228]
+    ldr     r6, [sp, #276]
+    ldr     r7, [sp, #280]
+    ldr     r8, [sp, #328]
+    ldr     r9, [sp, #376]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #8
+    eor     r6, r6, r11, ror #29
+    eor     r7, r7, r12, ror #28
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #22
+    eor     r9, r9, r12, ror #14
+    bic     r10, r8, r7, ror #7
+    eor     r1, r6, r10, ror #6
+    str     r1, [sp, #52]
+    bic     r10, r9, r8, ror #18
+    eor     r2, r7, r10, ror #7
+    str     r2, [sp, #60]
+    bic     r10, r5, r9, ror #24
+    eor     r3, r8, r10, ror #22
+    str     r3, [sp, #68]
+    bic     r10, r6, r5, ror #28
+    eor     r4, r9, r10, ror #12
+    str     r4, [sp, #76]
+    bic     r10, r7, r6, ror #19
+    eor     r0, r5, r10, ror #17
+    str     r0, [sp, #44]
+    ldr     r5, [sp, #204]
+    ldr     r6, [sp, #252]
+    ldr     r7, [sp, #296]
+    ldr     r8, [sp, #344]
+    ldr     r9, [sp, #396]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #12
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #18
+    eor     r7, r7, r12, ror #2
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #16
+    eor     r9, r9, r11, ror #8
+    bic     r10, r8, r7, ror #17
+    eor     r10, r6, r10, ror #13
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #12]
+    bic     r10, r9, r8
+    eor     r10, r7, r10, ror #15
+    eor     r2, r2, r10, ror #28
+    str     r10, [sp, #20]
+    bic     r10, r5, r9, ror #26
+    eor     r10, r8, r10, ror #6
+    eor     r3, r3, r10, ror #18
+    str     r10, [sp, #28]
+    bic     r10, r6, r5, ror #19
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #4
+    str     r10, [sp, #36]
+    bic     r10, r7, r6, ror #2
+    eor     r10, r5, r10, ror #11
+    eor     r10, r10, #0x00008000
+    eor     r0, r0, r10, ror #2
+    str     r10, [sp, #4]
+    ldr     r5, [sp, #208]
+    ldr     r6, [sp, #260]
+    ldr     r7, [sp, #304]
+    ldr     r8, [sp, #356]
+    ldr     r9, [sp, #364]
+    eor     r5, r5, lr, ror #6
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #15
+    eor     r7, r7, r12, ror #6
+    eor     r8, r8, r11, ror #12
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #3
+    bic     r10, r8, r7, ror #9
+    eor     r10, r6, r10, ror #8
+    eor     r1, r1, r10, ror #15
+    str     r10, [sp, #92]
+    bic     r10, r9, r8, ror #25
+    eor     r10, r7, r10, ror #30
+    eor     r2, r2, r10, ror #19
+    str     r10, [sp, #100]
+    bic     r10, r5, r9, ror #18
+    eor     r10, r8, r10, ror #21
+    eor     r3, r3, r10, ror #17
+    str     r10, [sp, #108]
+    bic     r10, r6, r5, ror #29
+    eor     r10, r9, r10, ror #17
+    eor     r4, r4, r10, ror #10
+    str     r10, [sp, #116]
+    bic     r10, r7, r6, ror #15
+    eor     r10, r5, r10, ror #20
+    eor     r0, r0, r10, ror #16
+    str     r10, [sp, #84]
+    ldr     r5, [sp, #220]
+    ldr     r6, [sp, #264]
+    ldr     r7, [sp, #312]
+    ldr     r8, [sp, #320]
+    ldr     r9, [sp, #372]
+    eor     r5, r5, lr, ror #15
+    eor     r6, r6, r12, ror #12
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #10
+    eor     r8, r8, lr, ror #16
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #1
+    bic     r10, r8, r7, ror #3
+    eor     r10, r6, r10, ror #27
+    eor     r1, r1, r10, ror #11
+    str     r10, [sp, #172]
+    bic     r10, r9, r8, ror #21
+    eor     r10, r7, r10, ror #8
+    eor     r2, r2, r10, ror #28
+    str     r10, [sp, #180]
+    bic     r10, r5, r9, ror #30
+    eor     r10, r8, r10, ror #13
+    eor     r3, r3, r10
+    str     r10, [sp, #188]
+    bic     r10, r6, r5, ror #8
+    eor     r10, r9, r10, ror #26
+    eor     r4, r4, r10, ror #29
+    str     r10, [sp, #196]
+    bic     r10, r7, r6, ror #2
+    eor     r10, r5, r10, ror #22
+    eor     r0, r0, r10, ror #23
+    str     r10, [sp, #164]
+    ldr     r5, [sp, #232]
+    ldr     r6, [sp, #244]
+    ldr     r7, [sp, #292]
+    ldr     r8, [sp, #336]
+    ldr     r9, [sp, #388]
+    eor     r5, r5, r12, ror #26
+    eor     r6, r6, r11, ror #23
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #28
+    eor     r8, r8, r11, ror #4
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #8
+    bic     r10, r8, r7, ror #29
+    eor     r10, r6, r10, ror #20
+    eor     r1, r1, r10, ror #1
+    str     r10, [sp, #132]
+    bic     r10, r9, r8, ror #7
+    eor     r10, r7, r10, ror #28
+    eor     r2, r2, r10, ror #5
+    str     r10, [sp, #140]
+    bic     r10, r5, r9, ror #15
+    eor     r10, r8, r10, ror #10
+    eor     r3, r3, r10, ror #15
+    str     r10, [sp, #148]
+    bic     r10, r6, r5, ror #30
+    eor     r10, r9, r10, ror #19
+    eor     r4, r4, r10, ror #26
+    str     r10, [sp, #156]
+    bic     r10, r7, r6, ror #15
+    eor     r10, r5, r10, ror #19
+    eor     r0, r0, r10, ror #3
+    str     r10, [sp, #124]
+    vmov    r5, s10
+    vmov    r6, s11
+    vmov    r7, s12
+    vmov    r8, s13
+    vmov    r9, s14
+    eor     r10, r9, r1, ror #11
+    eor     r11, r5, r2, ror #16
+    vmov    s0, r10
+    eor     r12, r0, r7, ror #17
+    vmov    s2, r11
+    eor     lr, r6, r3, ror #5
+    vmov    s3, r12
+    eor     r10, r1, r8, ror #5
+    vmov    s4, lr
+    eor     r11, r2, r9, ror #7
+    vmov    s5, r10
+    eor     r12, r3, r5, ror #22
+    vmov    s7, r11
+    eor     r11, r7, r4, ror #6
+    vmov    s9, r12
+    eor     r12, r8, r0, ror #22
+    vmov    s6, r11
+    eor     lr, r4, r6, ror #12
+    vmov    s8, r12
+    vmov    s1, lr
+    @ ---- round 23
+    vmov    r0, s15
+    ldr     r5, [sp, #24]
+    ldr     r6, [sp, #72]
+    ldr     r7, [sp, #84]
+    ldr     r8, [sp, #132]
+    ldr     r9, [sp, #180]
+    eor     r5, r5, r11, ror #21
+    eor     r6, r6, r12, ror #17
+    vmov    r11, s3
+    eor     r7, r7, lr, ror #8
+    vmov    lr, s5
+    eor     r8, r8, r11, ror #27
+    eor     r9, r9, lr, ror #23
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #48]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #56]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #64]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #72]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #40]
+    ldr     r5, [sp, #0]
+    ldr     r6, [sp, #48]
+    ldr     r7, [sp, #100]
+    ldr     r8, [sp, #148]
+    ldr     r9, [sp, #192]
+    vmov    r10, s0
+    eor     r5, r5, r10, ror #22
+    vmov    r10, s2
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, lr
+    vmov    lr, s7
+    eor     r8, r8, lr, ror #24
+    eor     r9, r12, r9, ror #12
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #8]
+    bic     r10, r9, r8, ror #12
+    eor     r10, r10, r7, ror #12
+    str     r10, [r0, #16]
+    bic     r10, r5, r9
+    eor     r10, r10, r8, ror #12
+    str     r10, [r0, #24]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10, ror #12
+    str     r10, [r0, #32]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #12
+    str     r10, [r0, #0]
+    ldr     r5, [sp, #12]
+    ldr     r6, [sp, #56]
+    ldr     r7, [sp, #108]
+    ldr     r8, [sp, #152]
+    ldr     r9, [sp, #160]
+    eor     r5, r5, r11, ror #17
+    vmov    r11, s4
+    eor     r6, r6, r11, ror #19
+    eor     r7, r7, lr, ror #22
+    eor     r8, r8, r12, ror #23
+    vmov    r12, s0
+    eor     r9, r9, r12, ror #1
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #88]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #96]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #104]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #112]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #80]
+    ldr     r5, [sp, #16]
+    ldr     r6, [sp, #68]
+    ldr     r7, [sp, #116]
+    ldr     r8, [sp, #124]
+    ldr     r9, [sp, #168]
+    eor     r5, r5, r11, ror #23
+    vmov    r11, s9
+    eor     r6, r6, lr, ror #7
+    vmov    r10, s1
+    eor     r7, r7, r11, ror #8
+    vmov    lr, s2
+    eor     r8, r8, r10, ror #21
+    eor     r9, r9, lr, ror #17
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #168]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #176]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #184]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #192]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #160]
+    ldr     r5, [sp, #36]
+    ldr     r6, [sp, #40]
+    ldr     r7, [sp, #88]
+    ldr     r8, [sp, #140]
+    ldr     r9, [sp, #184]
+    eor     r5, r5, r11, ror #14
+    eor     r6, r6, r12, ror #24
+    vmov    r10, s5
+    eor     r7, r7, lr, ror #13
+    eor     r8, r8, r10, ror #14
+    vmov    r10, s6
+    eor     r9, r9, r10, ror #7
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #128]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #136]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #144]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #152]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #120]
+    ldr     r5, [sp, #28]
+    ldr     r6, [sp, #76]
+    ldr     r7, [sp, #80]
+    ldr     r8, [sp, #128]
+    ldr     r9, [sp, #176]
+    vmov    r10, s7
+    eor     r5, r5, r10, ror #21
+    eor     r6, r6, r11, ror #18
+    eor     r7, r7, r12, ror #9
+    vmov    r12, s4
+    eor     r8, r8, lr, ror #28
+    eor     r9, r9, r12, ror #24
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #52]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #60]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #68]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #76]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #44]
+    ldr     r5, [sp, #4]
+    ldr     r6, [sp, #52]
+    ldr     r7, [sp, #96]
+    ldr     r8, [sp, #144]
+    ldr     r9, [sp, #196]
+    vmov    r10, s1
+    eor     r5, r5, r10, ror #22
+    vmov    r10, s3
+    eor     r6, r6, r10, ror #28
+    eor     r7, r7, r12, ror #1
+    vmov    r12, s6
+    eor     r8, r8, r12, ror #25
+    eor     r9, r9, r11, ror #21
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #12]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #20]
+    bic     r10, r5, r9, ror #12
+    eor     r10, r10, r8, ror #12
+    str     r10, [r0, #28]
+    bic     r10, r6, r5, ror #20
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #36]
+    bic     r10, r7, r6
+    eor     r10, r5, r10, ror #12
+    movw    r9, #0x8082
+    movt    r9, #0x8000
+    eor     r10, r10, r9
+    str     r10, [r0, #4]
+    ldr     r5, [sp, #8]
+    ldr     r6, [sp, #60]
+    ldr     r7, [sp, #104]
+    ldr     r8, [sp, #156]
+    ldr     r9, [sp, #164]
+    eor     r5, r5, lr, ror #18
+    vmov    lr, s5
+    eor     r6, r6, lr, ror #19
+    eor     r7, r7, r12, ror #23
+    eor     r8, r8, r11, ror #24
+    vmov    r11, s1
+    eor     r9, r9, r11, ror #1
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #92]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #100]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #108]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #116]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #84]
+    ldr     r5, [sp, #20]
+    ldr     r6, [sp, #64]
+    ldr     r7, [sp, #112]
+    ldr     r8, [sp, #120]
+    ldr     r9, [sp, #172]
+    eor     r5, r5, lr, ror #23
+    eor     r6, r6, r12, ror #8
+    vmov    r12, s8
+    vmov    lr, s0
+    eor     r7, r7, r12, ror #8
+    eor     r8, r8, lr, ror #22
+    vmov    lr, s3
+    eor     r9, r9, lr, ror #17
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #172]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #180]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #188]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #196]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #164]
+    ldr     r5, [sp, #32]
+    ldr     r6, [sp, #44]
+    ldr     r7, [sp, #92]
+    ldr     r8, [sp, #136]
+    ldr     r9, [sp, #188]
+    eor     r5, r5, r12, ror #14
+    eor     r6, r6, r11, ror #24
+    vmov    r11, s4
+    eor     r7, r7, lr, ror #13
+    eor     r8, r8, r11, ror #15
+    vmov    r11, s7
+    eor     r9, r9, r11, ror #7
+    bic     r10, r8, r7
+    eor     r10, r6, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #132]
+    bic     r10, r9, r8
+    eor     r10, r7, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #140]
+    bic     r10, r5, r9
+    eor     r10, r8, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #148]
+    bic     r10, r6, r5
+    eor     r10, r9, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #156]
+    bic     r10, r7, r6
+    eor     r10, r5, r10
+    ror     r10, r10, #12
+    str     r10, [r0, #124]
+    add     sp, sp, #400
     pop     {r4-r11, pc}
     .size hqc_keccak_f1600_m4, . - hqc_keccak_f1600_m4
