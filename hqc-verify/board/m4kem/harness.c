@@ -190,12 +190,6 @@ void __aeabi_memclr(void *, size_t);
 #define mt_src MT_ALIGN8(ct)
 #define mt_dst MT_ALIGN8(sk)
 #define mt_want MT_ALIGN8(pk)
-static void *(*volatile mt_cpy)(void *, const void *, size_t) = memcpy;
-static void *(*volatile mt_set)(void *, int, size_t) = memset;
-static void (*volatile mt_aeabi_cpy[3])(void *, const void *, size_t) = {
-    __aeabi_memcpy, __aeabi_memcpy4, __aeabi_memcpy8 };
-static void (*volatile mt_aeabi_set)(void *, size_t, int) = __aeabi_memset;
-static void (*volatile mt_aeabi_clr)(void *, size_t) = __aeabi_memclr;
 static const uint32_t MT_LENS[] = { 95, 96, 97, 127, 128, 129, 255, 256, 257, 1000, 1023 };
 
 static uint32_t mt_check(uint32_t n_all)
@@ -207,6 +201,12 @@ static uint32_t mt_check(uint32_t n_all)
 
 static uint32_t mem_selftest_one(uint32_t so, uint32_t d, uint32_t n, uint32_t *seed)
 {
+    void *(*volatile mt_cpy)(void *, const void *, size_t) = memcpy;
+    void *(*volatile mt_set)(void *, int, size_t) = memset;
+    void (*volatile mt_aeabi_cpy[3])(void *, const void *, size_t) = {
+        __aeabi_memcpy, __aeabi_memcpy4, __aeabi_memcpy8 };
+    void (*volatile mt_aeabi_set)(void *, size_t, int) = __aeabi_memset;
+    void (*volatile mt_aeabi_clr)(void *, size_t) = __aeabi_memclr;
     uint32_t bad = 0, all = d + n + 16;
     for (uint32_t i = 0; i < all; i++) {
         *seed = *seed * 1664525u + 1013904223u;
