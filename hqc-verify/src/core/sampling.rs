@@ -209,14 +209,16 @@ fn any_lane_equal(pos: u32, slots: &[u32]) -> u32 {
 
 /// Under the mask `accept` (all-ones or zero), shifts the 16-bit slots up by one (slot i to
 /// i + 1) and puts `pos` in slot 0; with `accept` = 0 nothing changes. Every word is read and
-/// written whatever the mask.
+/// written whatever the mask. The word is (cur << k) | (prev's upper lane & mask) with
+/// k = 16 & mask: three instructions, the shift by a register amount (one cycle on the
+/// Cortex-M4 whatever the amount, docs/m4-timing.md).
 #[inline]
 fn shift_in_lanes(slots: &mut [u32], pos: u32, accept: u32) {
+    let k = accept & 16;
     let mut prev = pos << 16;
     for s in slots.iter_mut() {
         let cur = *s;
-        let shifted = (cur << 16) | (prev >> 16);
-        *s = cur ^ (accept & (shifted ^ cur));
+        *s = (cur << k) | ((prev >> 16) & accept);
         prev = cur;
     }
 }
