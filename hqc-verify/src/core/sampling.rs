@@ -282,6 +282,9 @@ pub fn sample_encrypt<P: ParamSet>(xof: &mut Xof, support: &mut [u32]) {
     }
     for i in (0..w.saturating_sub(1)).rev() {
         let pi = support[i];
+        // from the word holding slot i + 1 (for even i it also holds slot i, still free);
+        // written (i + 1) / 2, not i.div_ceil(2), which the board build compiles to slower code
+        #[allow(clippy::manual_div_ceil)]
         let found = barrier(any_lane_equal(pi, &packed[(i + 1) / 2..w.div_ceil(2)]));
         support[i] = (found & i as u32) | (!found & pi);
         set_lane(&mut packed, i, support[i]);
