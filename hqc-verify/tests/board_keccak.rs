@@ -4,7 +4,8 @@
 //! in use and the sponges on its state must give the published known answers (Keccak-f\[1600\]
 //! of the zero state; SHA3-256, SHA3-512, SHAKE256 of the empty message), equal the portable
 //! permutation on seeded states and the portable sponges on seeded messages
-//! (`m4kem_keccak_selftest`, mismatches = 0), and the instruction count of one permutation by
+//! (`m4kem_keccak_selftest`, mismatches = 0), the memory routines of `mem_m4.S` must equal byte
+//! loops (harness.c `mem_selftest`, mismatches = 0), and the instruction count of one permutation by
 //! each path must be reported, the Thumb-2 one below the portable ones (docs/board.md §16). The
 //! toolchain is installed by build.sh when missing.
 
@@ -37,6 +38,11 @@ fn asm_keccak_passes_selftest_and_is_counted_on_board() {
     );
     assert!(
         text.lines().any(|l| l == "keccak selftest mismatches=0"),
+        "{text}"
+    );
+    // the memory routines (mem_m4.S) the sponge's and the KEM's copies and clears go through
+    assert!(
+        text.lines().any(|l| l == "mem selftest mismatches=0"),
         "{text}"
     );
     let rows: Vec<&str> = text

@@ -72,7 +72,7 @@ lib=$tdir/$target/release/libm4kem.a
 ARCH="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
 CFLAGS="$ARCH -O2 -std=c11 -Wall -Wextra -ffreestanding -ffunction-sections -fdata-sections -I$fw -I$here"
 LDFLAGS="$ARCH -nostdlib -nostartfiles -T $fw/link.ld -Wl,--gc-sections -Wl,--no-warn-execstack"
-srcs=("$here/harness.c" "$fw/board.c" "$fw/platform_common.c" "$here/support_expand.S" "$here/keccak_f1600.S")
+srcs=("$here/harness.c" "$fw/board.c" "$fw/platform_common.c" "$here/support_expand.S" "$here/keccak_f1600.S" "$here/mem_m4.S")
 # FEATURES with cache: harness.c's cache=1 mode and 4 C transform slots (fafft_shim.c)
 case ",${FEATURES:-}," in
     *,cache,*) CFLAGS="$CFLAGS -DM4KEM_CACHE -DFAFFT_SLOTS=4" ;;

@@ -175,14 +175,91 @@ static int expand_mode(uint32_t level)
     return bad ? 1 : 0;
 }
 
-/* keccak=1: the Keccak self-test (src/keccak.rs) and one counted permutation by each of
-   m4kem_keccak_once's three paths (labels keccak_new / keccak_ref / keccak_portable); exit 0 iff
-   no mismatch. */
+/* The memory routines of mem_m4.S against byte loops: memcpy (and __aeabi_memcpy, 4, 8 where
+   both pointers are aligned), memset, __aeabi_memset and __aeabi_memclr, for every source and
+   destination offset 0..7 from an 8-byte boundary and the lengths 0..80 and MT_LENS; the bytes around the destination
+   must stay untouched and memcpy/memset must return the destination. Called through volatile
+   pointers so that the compiler cannot expand them inline. Returns the number of mismatches. */
+void __aeabi_memcpy(void *, const void *, size_t);
+void __aeabi_memcpy4(void *, const void *, size_t);
+void __aeabi_memcpy8(void *, const void *, size_t);
+void __aeabi_memset(void *, size_t, int);
+void __aeabi_memclr(void *, size_t);
+/* the KAT buffers, unused in this mode, 8-byte aligned inside (no static RAM of its own) */
+#define MT_ALIGN8(p) ((uint8_t *)(((uintptr_t)(p) + 7u) & ~(uintptr_t)7u))
+#define mt_src MT_ALIGN8(ct)
+#define mt_dst MT_ALIGN8(sk)
+#define mt_want MT_ALIGN8(pk)
+static const uint32_t MT_LENS[] = { 95, 96, 97, 127, 128, 129, 255, 256, 257, 1000, 1023 };
+
+static uint32_t mt_check(uint32_t n_all)
+{
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n_all; i++) bad += mt_dst[i] != mt_want[i];
+    return bad ? 1 : 0;
+}
+
+static uint32_t mem_selftest_one(uint32_t so, uint32_t d, uint32_t n, uint32_t *seed)
+{
+    void *(*volatile mt_cpy)(void *, const void *, size_t) = memcpy;
+    void *(*volatile mt_set)(void *, int, size_t) = memset;
+    void (*volatile mt_aeabi_cpy[3])(void *, const void *, size_t) = {
+        __aeabi_memcpy, __aeabi_memcpy4, __aeabi_memcpy8 };
+    void (*volatile mt_aeabi_set)(void *, size_t, int) = __aeabi_memset;
+    void (*volatile mt_aeabi_clr)(void *, size_t) = __aeabi_memclr;
+    uint32_t bad = 0, all = d + n + 16;
+    for (uint32_t i = 0; i < all; i++) {
+        *seed = *seed * 1664525u + 1013904223u;
+        mt_src[i] = (uint8_t)(*seed >> 24);
+        mt_dst[i] = mt_want[i] = (uint8_t)(*seed >> 16);
+    }
+    for (uint32_t i = 0; i < n; i++) mt_want[d + i] = mt_src[so + i];
+    bad += mt_cpy(mt_dst + d, mt_src + so, n) != mt_dst + d;
+    bad += mt_check(all);
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t al = k == 0 ? 1 : 4 * k;
+        if (so % al || d % al) continue;
+        for (uint32_t i = 0; i < n; i++) mt_dst[d + i] = (uint8_t)~mt_want[d + i];
+        mt_aeabi_cpy[k](mt_dst + d, mt_src + so, n);
+        bad += mt_check(all);
+    }
+    uint8_t c = (uint8_t)(*seed >> 8);
+    for (uint32_t i = 0; i < n; i++) mt_want[d + i] = c;
+    bad += mt_set(mt_dst + d, c | 0x5A00, n) != mt_dst + d;
+    bad += mt_check(all);
+    for (uint32_t i = 0; i < n; i++) { mt_dst[d + i] = 0; mt_want[d + i] = (uint8_t)~c; }
+    mt_aeabi_set(mt_dst + d, n, (uint8_t)~c);
+    bad += mt_check(all);
+    for (uint32_t i = 0; i < n; i++) mt_want[d + i] = 0;
+    mt_aeabi_clr(mt_dst + d, n);
+    bad += mt_check(all);
+    return bad;
+}
+
+static uint32_t mem_selftest(void)
+{
+    uint32_t bad = 0, seed = 12345u;
+    for (uint32_t so = 0; so < 8; so++)
+        for (uint32_t d = 0; d < 8; d++) {
+            for (uint32_t n = 0; n <= 80; n++) bad += mem_selftest_one(so, d, n, &seed);
+            for (uint32_t j = 0; j < sizeof MT_LENS / sizeof MT_LENS[0]; j++)
+                bad += mem_selftest_one(so, d, MT_LENS[j], &seed);
+        }
+    return bad;
+}
+
+/* keccak=1: the Keccak self-test (src/keccak.rs), the self-test of the memory routines the
+   sponge's and the KEM's copies and clears go through (mem_selftest), and one counted
+   permutation by each of m4kem_keccak_once's three paths (labels keccak_new / keccak_ref /
+   keccak_portable); exit 0 iff no mismatch. */
 static uint32_t kk_state[50] __attribute__((aligned(8)));
 static int keccak_mode(void)
 {
     uint32_t bad = m4kem_keccak_selftest(12345u, 16u);
     plat_puts("keccak: selftest mismatches="); put_u32(bad); plat_puts("\n");
+    uint32_t mbad = mem_selftest();
+    plat_puts("mem: selftest mismatches="); put_u32(mbad); plat_puts("\n");
+    bad += mbad;
     static const char *const lab[3] = { "keccak_new", "keccak_ref", "keccak_portable" };
     for (uint32_t w = 0; w < 3; w++) {
         uint32_t *ps = kk_state;

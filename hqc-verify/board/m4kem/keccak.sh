@@ -10,8 +10,9 @@
 # `hqc-verify board` builds; the multiplier is not used here), NO_BUILD=1 with ELF=path, PLUGIN.
 # Prints "keccak new=COUNT ref=COUNT portable=COUNT" (new: the permutation in use; ref: the
 # portable permutation with the interleaving around it; portable: the portable permutation
-# alone), "keccak regions new=K ref=K portable=K" (the plugin's `main #K` region of each) and
-# "keccak selftest mismatches=K". With PLUGIN_LOG=file the plugin log (with its per-region
+# alone), "keccak regions new=K ref=K portable=K" (the plugin's `main #K` region of each),
+# "keccak selftest mismatches=K" and "mem selftest mismatches=K" (the memory routines of
+# mem_m4.S against byte loops, harness.c). With PLUGIN_LOG=file the plugin log (with its per-region
 # instruction classes, docs/m4-timing.md) is kept in that file, so that a caller can price the
 # regions with hqc_verify::m4cycles. Exit status 0 iff QEMU exited 0 (no mismatch).
 set -euo pipefail
@@ -45,10 +46,12 @@ awk '
     NR==FNR { if ($1=="region") { sub("#","",$3); cnt[$3]=$4 } next }
     $1=="bench" { lab[$3]=cnt[$2]; idx[$3]=$2 }
     $1=="keccak:" && $2=="selftest" { st=$3 }
+    $1=="mem:" && $2=="selftest" { mt=$3 }
     END {
         printf "keccak new=%d ref=%d portable=%d\n", lab["keccak_new"], lab["keccak_ref"], lab["keccak_portable"]
         printf "keccak regions new=%s ref=%s portable=%s\n", idx["keccak_new"], idx["keccak_ref"], idx["keccak_portable"]
         sub(/^mismatches=/,"",st); printf "keccak selftest mismatches=%s\n", st
+        sub(/^mismatches=/,"",mt); printf "mem selftest mismatches=%s\n", mt
     }' "$log" "$out"
 if [ -n "${PLUGIN_LOG:-}" ]; then cp "$log" "$PLUGIN_LOG"; fi
 exit $rc

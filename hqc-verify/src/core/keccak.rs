@@ -241,9 +241,9 @@ pub fn permute_interleaved(s: &mut [u32; 50]) {
         extern "C" {
             fn hqc_keccak_f1600_m4(state: *mut u32);
         }
-        // SAFETY: the routine reads and writes the 50 words of `s`, uses 280 bytes of stack
-        // (`push {r0, r4-r11, lr}`: 40 bytes, then a 240-byte frame: D and the second state)
-        // and follows the AAPCS.
+        // SAFETY: the routine reads and writes the 50 words of `s`, uses 436 bytes of stack
+        // (`push {r4-r11, lr}`: 36 bytes, then a 400-byte frame: two state buffers) and the
+        // FPU registers s0-s15 (caller-saved), and follows the AAPCS.
         unsafe { hqc_keccak_f1600_m4(s.as_mut_ptr()) }
     }
     #[cfg(not(all(feature = "m4-asm", target_os = "none", target_arch = "arm")))]

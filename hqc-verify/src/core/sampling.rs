@@ -9,10 +9,13 @@
 //!   i = w − 2 down to 0 against the already updated later positions.
 //!
 //! # Constant time (§6.3)
-//! Positions are secret. Candidates are compared with *every* slot of the support under
-//! masks; the keygen sampler keeps its support as 16-bit lanes, two per word, and shifts every
-//! slot up by one under the accept mask (a shift register, newest first, reversed at the end
-//! into sampling order), and the dense
+//! Positions are secret. Candidates are compared under masks with every slot that can be in
+//! use: the keygen sampler keeps its support as 16-bit lanes, two per word, compares candidate
+//! i with the first ⌈i/2⌉ words (at most i slots are in use before it; i is public, only the
+//! number of candidates drawn is revealed) and shifts the first ⌊i/2⌋ + 1 words up by one slot
+//! under the accept mask (a shift register, newest first, reversed at the end into sampling
+//! order); the encryption sampler tests each position against the later ones packed the same
+//! way. The dense
 //! expansion ([`expand_support`]) is a masked scan. The only data-dependent quantity is the
 //! number of candidates drawn by the
 //! keygen sampler (rejections and duplicates), which the reference leaks as well and which
@@ -167,14 +170,19 @@ pub fn sample_keygen<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut
     let nw = w.div_ceil(2);
     let slots = &mut packed[..nw];
     let mut count: u32 = 0;
+    // Before candidate i (a public index: only the number of candidates drawn is revealed) at
+    // most i slots are in use, slots 0..count: the test reads the first ⌈i/2⌉ words, the shift
+    // the first ⌊i/2⌋ + 1 (the lane it moves out of them is a free one).
+    let mut i = 0usize;
     while (count as usize) < w {
         let c = src.next(xof);
         let valid = mask_lt_u64(c as u64, t) as u32;
         let pos = barrett_reduce(c, n, P::BARRETT_MU);
-        let dup = any_lane_equal(pos, slots);
+        let dup = any_lane_equal(pos, &slots[..i.div_ceil(2).min(nw)]);
         let accept = barrier(valid & !dup);
-        shift_in_lanes(slots, pos, accept);
+        shift_in_lanes(&mut slots[..(i / 2 + 1).min(nw)], pos, accept);
         count += accept & 1;
+        i += 1;
     }
     // Sampling order is the reverse of the shift register's (a fixed permutation).
     for (i, s) in support.iter_mut().enumerate() {
@@ -201,14 +209,16 @@ fn any_lane_equal(pos: u32, slots: &[u32]) -> u32 {
 
 /// Under the mask `accept` (all-ones or zero), shifts the 16-bit slots up by one (slot i to
 /// i + 1) and puts `pos` in slot 0; with `accept` = 0 nothing changes. Every word is read and
-/// written whatever the mask.
+/// written whatever the mask. The word is (cur << k) | (prev's upper lane & mask) with
+/// k = 16 & mask: three instructions, the shift by a register amount (one cycle on the
+/// Cortex-M4 whatever the amount, docs/m4-timing.md).
 #[inline]
 fn shift_in_lanes(slots: &mut [u32], pos: u32, accept: u32) {
+    let k = accept & 16;
     let mut prev = pos << 16;
     for s in slots.iter_mut() {
         let cur = *s;
-        let shifted = (cur << 16) | (prev >> 16);
-        *s = cur ^ (accept & (shifted ^ cur));
+        *s = (cur << k) | ((prev >> 16) & accept);
         prev = cur;
     }
 }
@@ -255,6 +265,44 @@ pub fn keygen_supports<P: ParamSet>(
 /// # Preconditions
 /// `support.len() <= MAX_WEIGHT`.
 pub fn sample_encrypt<P: ParamSet>(xof: &mut Xof, support: &mut [u32]) {
+    let w = support.len();
+    let mut buf = [0u8; 4 * MAX_WEIGHT];
+    xof.read(&mut buf[..4 * w]);
+    for (i, (s, b)) in support.iter_mut().zip(buf.chunks_exact(4)).enumerate() {
+        let r = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+        *s = i as u32 + ((r * (P::N - i) as u64) >> 32) as u32;
+    }
+    // The final positions of the later indices as 16-bit lanes, two per word (slot j = lane
+    // j mod 2 of word j / 2, free slots 0xFFFF, never a position): a membership test costs
+    // four instructions and a load per two positions. The slot written is the public index i.
+    const { assert!(P::N < 0xFFFF) };
+    let mut packed = [u32::MAX; MAX_WEIGHT.div_ceil(2)];
+    if let Some(&last) = support.last() {
+        set_lane(&mut packed, w - 1, last);
+    }
+    for i in (0..w.saturating_sub(1)).rev() {
+        let pi = support[i];
+        // from the word holding slot i + 1 (for even i it also holds slot i, still free);
+        // written (i + 1) / 2, not i.div_ceil(2), which the board build compiles to slower code
+        #[allow(clippy::manual_div_ceil)]
+        let found = barrier(any_lane_equal(pi, &packed[(i + 1) / 2..w.div_ceil(2)]));
+        support[i] = (found & i as u32) | (!found & pi);
+        set_lane(&mut packed, i, support[i]);
+    }
+}
+
+/// Slot `j` (lane j mod 2 of word j / 2) of `packed` := `v` (< 2^16); `j` is public.
+#[inline]
+fn set_lane(packed: &mut [u32], j: usize, v: u32) {
+    let sh = 16 * (j % 2);
+    let word = &mut packed[j / 2];
+    *word = (*word & !(0xFFFF << sh)) | (v << sh);
+}
+
+/// The encryption sampler of the previous version (duplicates found by [`any_equal`] over the
+/// later positions as 32-bit words): the reference [`sample_encrypt`] is tested against.
+#[doc(hidden)]
+pub fn sample_encrypt_reference<P: ParamSet>(xof: &mut Xof, support: &mut [u32]) {
     let w = support.len();
     let mut buf = [0u8; 4 * MAX_WEIGHT];
     xof.read(&mut buf[..4 * w]);
@@ -372,6 +420,30 @@ mod tests {
         keygen_sampler_equals_reference::<Hqc1>();
         keygen_sampler_equals_reference::<Hqc3>();
         keygen_sampler_equals_reference::<Hqc5>();
+    }
+
+    fn encrypt_sampler_equals_reference<P: ParamSet>() {
+        for f in [Flavour::V2026_02, Flavour::V5_0_0] {
+            for k in 0..40u8 {
+                let seed = [k.wrapping_mul(29) ^ 0xA5; 32];
+                let mut a = Xof::new(&seed, f);
+                let mut b = Xof::new(&seed, f);
+                for w in [P::WR, P::WR, P::W, 0, 1, 2, 3, MAX_WEIGHT] {
+                    let mut x = [0u32; MAX_WEIGHT];
+                    let mut y = [0u32; MAX_WEIGHT];
+                    sample_encrypt::<P>(&mut a, &mut x[..w]);
+                    sample_encrypt_reference::<P>(&mut b, &mut y[..w]);
+                    assert_eq!(x[..w], y[..w], "{f:?} seed {k} w {w}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn encrypt_sampler_equals_the_reference() {
+        encrypt_sampler_equals_reference::<Hqc1>();
+        encrypt_sampler_equals_reference::<Hqc3>();
+        encrypt_sampler_equals_reference::<Hqc5>();
     }
 
     #[test]
