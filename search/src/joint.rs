@@ -733,8 +733,9 @@ pub fn joint_model_error() -> Result<JointModelError> {
     let (full, screen) = (err(Routines::Exported)?, err(Routines::Predicted)?);
     Ok(JointModelError {
         summary: format!(
-            "model {} against {} board runs (results/model/measured.json): full stage (the exports' own routines) {}; screen (routines predicted from Paar counts) {}",
+            "model {} (estimated cycles {}) against {} board runs (results/model/measured.json): full stage (the exports' own routines) {}; screen (routines predicted from Paar counts) {}",
             full.cost_model_version,
+            full.timing,
             full.rows,
             worst_summary(&full),
             worst_summary(&screen)

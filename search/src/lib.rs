@@ -15,6 +15,7 @@
 
 pub mod atomic;
 pub mod codegen;
+pub mod coef_gen;
 pub mod cost;
 pub mod crt_plan;
 pub mod crt_report;

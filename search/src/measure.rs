@@ -289,6 +289,16 @@ pub fn row_from_board(
             cycles: u(&["counts", "stages", "cycles", key])?,
         })
     };
+    let timing = s(&["timing", "version"])?;
+    if timing != fafft_config::cost::TIMING_VERSION {
+        return Err(MeasureError::Table {
+            path: name.into(),
+            reason: format!(
+                "the board report's cycles were estimated with the rules {timing}, this build's are {}: re-run the board",
+                fafft_config::cost::TIMING_VERSION
+            ),
+        });
+    }
     let fold = fig("fold")?;
     let product = Figure {
         instructions: u(&["counts", "ring_product"])?.saturating_sub(fold.instructions),
@@ -531,6 +541,8 @@ pub struct ModelError {
     pub cost_model_version: String,
     /// The routine cycles the model used (predicted, or the exports' own routines).
     pub routines: String,
+    /// The timing rules of the table's estimated cycles (docs/m4-timing.md).
+    pub timing: String,
     /// Rows of the table.
     pub rows: usize,
     /// Of those, rows the coefficients were fitted on (the others are held out).
@@ -684,6 +696,7 @@ pub fn fit_with(
                 Routines::Predicted => "predicted from the Paar counts".into(),
                 Routines::Exported => "of the exports".into(),
             },
+            timing: t.timing.clone(),
             rows: t.rows.len(),
             fitted_rows: t.rows.iter().filter(|r| r.fitted).count(),
             max_error,
@@ -699,9 +712,24 @@ pub fn render_error(e: &ModelError, table: &str) -> String {
         .iter()
         .map(|(c, err, lo, hi)| format!("{c} {:.1} % ({lo:.3}..{hi:.3})", 100.0 * err))
         .collect();
+    // a table of other timing rules than the board's (or the coefficients') is stale: say so
+    let stale = if e.timing != fafft_config::cost::TIMING_VERSION {
+        format!(
+            " STALE: the board now estimates with {}, re-measure the table (scripts/model-table.sh);",
+            fafft_config::cost::TIMING_VERSION
+        )
+    } else if e.timing != fafft_config::cost::coef::TIMING {
+        format!(
+            " STALE: the coefficients were fitted on a {} table, refit (search calibrate --fit --write-coefficients);",
+            fafft_config::cost::coef::TIMING
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "model {} (XOR routines {}) against {} board runs ({table}; coefficients fitted on {} of them, {} held out), max |model/measured - 1|: {}",
+        "model {} (estimated cycles {}, XOR routines {}) against {} board runs ({table}; coefficients fitted on {} of them, {} held out),{stale} max |model/measured - 1|: {}",
         e.cost_model_version,
+        e.timing,
         e.routines,
         e.rows,
         e.fitted_rows,
@@ -1306,6 +1334,10 @@ pub struct CalibrateArgs {
     /// relative errors, one group per measured stage) and print them beside the committed ones.
     #[arg(long)]
     pub fit: bool,
+    /// With --fit: write the fitted coefficients as the generated module of the model
+    /// (`config/src/cost/calibrated_coef.rs`, atomically; docs/cost-model.md §3).
+    #[arg(long, value_name = "FILE", requires = "fit")]
+    pub write_coefficients: Option<PathBuf>,
 }
 
 /// One row per configuration: a later row of the same config_id replaces the measurement and
@@ -1418,6 +1450,14 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         if let Some(file) = &a.table {
             let text = read(file, fafft_config::input::TABLE_JSON)?;
             let t = MeasuredTable::parse(&text, &file.display().to_string())?;
+            if t.timing != fafft_config::cost::TIMING_VERSION {
+                anyhow::bail!(
+                    "{}: its cycles were estimated with the rules {}, this build's are {}; its rows cannot join a table of this build (re-measure them)",
+                    file.display(),
+                    t.timing,
+                    fafft_config::cost::TIMING_VERSION
+                );
+            }
             rows = t.rows;
             command += &format!(" (the --table rows were made by: {})", t.command);
         }
@@ -1552,7 +1592,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         }
         MeasuredTable {
             schema_version: TABLE_SCHEMA,
-            timing: "m4-trm-r0p1-v1".into(),
+            timing: fafft_config::cost::TIMING_VERSION.into(),
             command,
             rows,
         }
@@ -1628,6 +1668,17 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
                 }
             }
         }
+        if let Some(path) = &a.write_coefficients {
+            let text = crate::coef_gen::render_coef_module(&table, &groups)?;
+            let same = std::fs::read_to_string(path).is_ok_and(|old| old == text);
+            crate::atomic::write_atomic(path, text.as_bytes())
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            eprintln!(
+                "calibrate: {} {} (rebuild; when it changed, run this again until it does not: some features are priced at the built coefficients)",
+                if same { "unchanged" } else { "wrote" },
+                path.display()
+            );
+        }
     }
     Ok(())
 }
@@ -1648,6 +1699,8 @@ pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
             "butterflies (group pairs)",
             "layout transposes (32-group blocks)",
             "s0 part (v1 cycles)",
+            "low pairs in F_2^10",
+            "low pairs in F_2^16",
         ],
         &["gamma routine cycles"],
     ),
@@ -1667,6 +1720,8 @@ pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
         &[
             "clmul32 products",
             "Karatsuba words",
+            "kara4 leaves",
+            "low-half products",
             "reduction words",
             "reduction copy words",
             "reduction term loops",
@@ -1684,6 +1739,7 @@ pub const FIT_GROUPS: [(&str, &[&str], &[&str]); 6] = [
             "words of u",
             "shifted words",
             "M·u XOR words",
+            "M·u XOR3 words",
             "vector words",
             "M1·u shifted words",
             "M1·u XOR words",

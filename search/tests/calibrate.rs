@@ -2,6 +2,7 @@
 //! (docs/cost-model.md §3), and the fitting routine recovers known coefficients.
 
 use fafft_config::cost::calibrated::coef;
+use search::coef_gen::{render_coef_module, sig4};
 use search::measure::{fit_coefficients, nnls_relative, MeasuredTable};
 
 /// A small deterministic generator (xorshift64*), so the property test needs no crate.
@@ -63,54 +64,69 @@ fn nnls_never_returns_a_negative_coefficient() {
 }
 
 #[test]
-fn committed_coefficients_are_the_fit_of_the_committed_table() {
+fn the_coefficient_module_is_generated_from_the_committed_table() {
     let t = MeasuredTable::committed().expect("committed table");
     let groups = fit_coefficients(&t).expect("fit");
     assert_eq!(groups.len(), 8);
-    let committed = [
-        ("RT_GAMMA_BASE", coef::RT_GAMMA_BASE),
-        ("RT_GAMMA_XOR", coef::RT_GAMMA_XOR),
-        ("RT_ED_BASE", coef::RT_ED_BASE),
-        ("RT_ED_XOR", coef::RT_ED_XOR),
-        ("basis-conversion words", coef::BC_WORD),
-        ("basis-conversion row words", coef::BC_ROW),
-        ("Encode/Decode groups", coef::ED_GROUP),
-        ("butterflies (group pairs)", coef::BF_PAIR),
-        ("layout transposes (32-group blocks)", coef::BF_BLOCK),
-        ("s0 part (v1 cycles)", coef::BF_S0),
-        ("groups", coef::PW_GROUP),
-        ("packed words", coef::PW_PACK_WORD),
-        ("clmul32 products", coef::RES_CLMUL),
-        ("Karatsuba words", coef::RES_WORD),
-        ("reduction words", coef::RED_WORD),
-        ("reduction copy words", coef::RED_COPY_WORD),
-        ("reduction term loops", coef::RED_LOOP),
-        ("reductions", coef::RED_CALL),
-        ("solve terms", coef::REC_SOLVE_TERM),
-        ("words of u", coef::REC_WORD),
-        ("shifted words", coef::REC_SHIFT_WORD),
-        ("M·u XOR words", coef::REC_XOR_WORD),
-        ("vector words", coef::TM_VEC_WORD),
-        ("M1·u shifted words", coef::TM_SHIFT_WORD),
-        ("M1·u XOR words", coef::TM_XOR_WORD),
-        ("residual kara3 leaves", coef::RES_KARA3),
-        ("residual Karatsuba words", coef::RES_FULL_WORD),
-        ("residual Karatsuba calls", coef::RES_FULL_CALL),
-        ("split XOR words", coef::SPLIT_XOR_WORD),
-        ("split copy words", coef::SPLIT_COPY_WORD),
-    ];
-    for (name, k) in committed {
-        let (_, fitted, _) = groups
-            .iter()
-            .flat_map(|g| g.coefficients.iter())
-            .find(|c| c.0 == name)
-            .unwrap_or_else(|| panic!("no fitted coefficient {name}"));
-        // The committed constants are the fit rounded to 4 significant digits.
-        let tol = 1e-3 * fitted.abs().max(k.abs()) + 1e-4;
-        assert!(
-            (fitted - k).abs() <= tol,
-            "{name}: committed {k}, fit of the committed table {fitted}"
-        );
+    let text = render_coef_module(&t, &groups).expect("render");
+    let committed = include_str!("../../config/src/cost/calibrated_coef.rs");
+    let diff: Vec<String> = text
+        .lines()
+        .zip(committed.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("fit:       {a}\ncommitted: {b}"))
+        .collect();
+    assert!(
+        text == committed,
+        "config/src/cost/calibrated_coef.rs is not the fit of results/model/measured.json; run `search calibrate --fit --write-coefficients config/src/cost/calibrated_coef.rs`, rebuild, and repeat until it is unchanged:\n{}",
+        diff.join("\n")
+    );
+    // the module's constants are the ones the model prices with
+    assert_eq!(coef::TIMING, t.timing);
+    assert_eq!(coef::TIMING, fafft_config::cost::TIMING_VERSION);
+}
+
+#[test]
+fn the_generated_module_follows_the_table() {
+    let t = MeasuredTable::committed().expect("committed table");
+    let base = render_coef_module(&t, &fit_coefficients(&t).expect("fit")).expect("render");
+    // every fitted row's residue product 20 % dearer: the residue coefficients change
+    let mut u = t.clone();
+    for r in u.rows.iter_mut().filter(|r| r.fitted) {
+        r.measured.residue.cycles = r.measured.residue.cycles * 6 / 5;
+    }
+    let dear = render_coef_module(&u, &fit_coefficients(&u).expect("fit")).expect("render");
+    let changed: Vec<&str> = base
+        .lines()
+        .zip(dear.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a)
+        .collect();
+    assert!(
+        changed.iter().any(|l| l.starts_with("pub const RES_CLMUL")),
+        "{changed:?}"
+    );
+    assert!(changed.iter().all(|l| !l.starts_with("pub const BF_PAIR")));
+    // a table of other timing rules gives another module
+    let mut v = t.clone();
+    v.timing = "m4-trm-r0p1-v0".into();
+    let other = render_coef_module(&v, &fit_coefficients(&v).expect("fit")).expect("render");
+    assert_ne!(base, other);
+}
+
+#[test]
+fn coefficients_are_rendered_to_four_significant_digits() {
+    for (x, s) in [
+        (0.0, "0.0"),
+        (142.2996, "142.3"),
+        (1.67249, "1.672"),
+        (49_424.9, "49420.0"),
+        (3_058.4, "3058.0"),
+        (0.012_345_6, "0.01235"),
+        (889.04, "889.0"),
+    ] {
+        assert_eq!(sig4(x), s, "{x}");
+        assert!(s.parse::<f64>().is_ok());
     }
 }
 
@@ -146,13 +162,15 @@ fn product_ratio(report: &serde_json::Value, name: &str) -> f64 {
 
 /// `search calibrate --crt` finds a measured plan's kind by the plan's `rank` field: every
 /// measured plan of the committed HQC-5 `--measure` report (single FAFFT, two moduli,
-/// 2-Karatsuba split, residue plans) becomes a row modelled as its own kind; the split row,
-/// measured before rows recorded their split, takes it from its plan. A report whose plans are
-/// not in rank order (edited) is refused by the crt reports' reader, naming `rank`.
+/// 2-Karatsuba split, residue plans) becomes a row modelled as its own kind; a split row without
+/// its split (as measured before rows recorded it) takes it from its plan. A report whose plans
+/// are not in rank order (edited) is refused by the crt reports' reader, naming `rank`. The
+/// report is the table's own HQC-5 run (the current firmware and timing rules, which the model's
+/// bounds refer to).
 #[test]
 fn calibrate_finds_a_measured_plans_kind_by_its_rank() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let text = std::fs::read_to_string(root.join("results/karatsuba2/crt-57637.json"))
+    let text = std::fs::read_to_string(root.join("results/model/m4-trm-r0p1-v2/crt-57637.json"))
         .expect("committed report");
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
     let dir = std::env::temp_dir().join(format!("calibrate-rank-{}", std::process::id()));
@@ -279,4 +297,49 @@ fn calibrate_names_a_later_reports_rows_after_it_when_their_names_are_taken() {
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), names.len(), "{names:?}");
+}
+
+/// `search calibrate ARGS` (stderr, success).
+fn calibrate(args: &[&str]) -> (String, bool) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_search"))
+        .arg("calibrate")
+        .args(args)
+        .output()
+        .expect("run search");
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+/// A board report or a table whose cycles were estimated under other timing rules than the
+/// board's current ones cannot join a table: the model would be fitted on a mix of estimators.
+#[test]
+fn calibrate_refuses_reports_and_tables_of_other_timing_rules() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // results/model/board/ holds the reports of the rules m4-trm-r0p1-v1
+    let old = root.join("results/model/board/h1-lightest.json");
+    let text = std::fs::read_to_string(&old).expect("a v1 board report");
+    assert!(text.contains("\"m4-trm-r0p1-v1\""));
+    let spec = format!("h1|old report|{}", old.display());
+    let (stderr, ok) = calibrate(&["--board", &spec]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("estimated with the rules m4-trm-r0p1-v1")
+            && stderr.contains(fafft_config::cost::TIMING_VERSION),
+        "{stderr}"
+    );
+    let dir = std::env::temp_dir().join(format!("calibrate-timing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let mut t = MeasuredTable::committed().expect("committed table");
+    t.timing = "m4-trm-r0p1-v1".into();
+    let file = dir.join("old.json");
+    std::fs::write(&file, serde_json::to_string(&t).expect("json")).expect("write");
+    let (stderr, ok) = calibrate(&["--table", file.to_str().expect("utf-8")]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("estimated with the rules m4-trm-r0p1-v1"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

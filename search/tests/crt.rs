@@ -378,6 +378,10 @@ fn bounds(component: &str) -> (f64, f64) {
 #[test]
 fn calibrated_model_fits_the_committed_board_table() {
     let t = committed_table();
+    // The table's cycles are the board's current estimate (docs/m4-timing.md), and the model's
+    // coefficients were fitted on a table of the same rules.
+    assert_eq!(t.timing, fafft_config::cost::TIMING_VERSION);
+    assert_eq!(fafft_config::cost::coef::TIMING, t.timing);
     // Every level is measured with at least 5 distinct β; every firmware
     // check and every KAT entry run passed; every row carries its export's routine cycles.
     for (level, min) in [

@@ -173,21 +173,32 @@ fn additions_by_hand(n: u64, k: u64, big_n: u64, sums: u64) -> f64 {
     xor * coef::SPLIT_XOR_WORD + copy * coef::SPLIT_COPY_WORD
 }
 
-/// The residual f1·g1 by hand: kara_full on w words, its 3-word leaves priced as units, the
-/// other word products and words and every call, and the 2w words of its operand buffers.
+/// The residual f1·g1 by hand: kara_full on w words, its 3-word leaves (C) and 4-word leaves
+/// (Thumb-2, called directly from the 8-word nodes) priced as units, the other word products
+/// and words and every call of kara_full, and the 2w words of its operand buffers.
 fn residual_by_hand(w: u64) -> f64 {
     let kf = cost::kara_full(w);
-    // leaves: halve while even and above 3
+    // leaves: halve while even and above 4 (a 4-word operand is itself a leaf)
     let (mut leaf, mut levels) = (w, 0u32);
-    while leaf > 3 && leaf % 2 == 0 {
+    while leaf > 4 && leaf % 2 == 0 {
         leaf /= 2;
         levels += 1;
     }
+    if leaf == 4 && levels == 0 {
+        return coef::RES_KARA4 + coef::RES_FULL_CALL + 8.0 * coef::RED_COPY_WORD;
+    }
     let k3 = if leaf == 3 { 3u64.pow(levels) } else { 0 };
-    let calls = (3u64.pow(levels + 1) - 1) / 2;
-    (kf.clmul - 6 * k3) as f64 * coef::RES_CLMUL
+    let k4 = if leaf == 4 { 3u64.pow(levels) } else { 0 };
+    // nodes above the leaves; a 3-word leaf is a call of kara_full, a 4-word one is not
+    let calls = if leaf == 4 {
+        (3u64.pow(levels) - 1) / 2
+    } else {
+        (3u64.pow(levels + 1) - 1) / 2
+    };
+    (kf.clmul - 6 * k3 - 9 * k4) as f64 * coef::RES_CLMUL
         + k3 as f64 * coef::RES_KARA3
-        + (kf.words - 18 * k3) as f64 * coef::RES_FULL_WORD
+        + k4 as f64 * coef::RES_KARA4
+        + (kf.words - 18 * k3 - 40 * k4) as f64 * coef::RES_FULL_WORD
         + calls as f64 * coef::RES_FULL_CALL
         + (2 * w) as f64 * coef::RED_COPY_WORD
 }

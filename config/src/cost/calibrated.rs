@@ -13,7 +13,7 @@ use super::{butterfly_ops, CostError, CostTable, TransformConsts};
 use serde::{Deserialize, Serialize};
 
 /// Version of the calibrated model (recorded in every JSON of `search crt`).
-pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v7";
+pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v8";
 
 /// One feature of a component: its name, its count for the configuration, its coefficient
 /// (cycles per unit) and their product.
@@ -93,75 +93,11 @@ impl CalBreakdown {
 }
 
 /// The fitted coefficients (cycles per unit of each feature; docs/cost-model.md §3 gives the
-/// fit and its data).
-pub mod coef {
-    /// Cycles of one γ_j routine call: constant part (prediction from the Paar count).
-    pub const RT_GAMMA_BASE: f64 = 142.3;
-    /// Cycles of one γ_j routine call per Paar XOR of its screening program.
-    pub const RT_GAMMA_XOR: f64 = 1.672;
-    /// Cycles of one Encode / Decode routine call: constant part.
-    pub const RT_ED_BASE: f64 = 0.0;
-    /// Cycles of one Encode / Decode routine call per Paar XOR.
-    pub const RT_ED_XOR: f64 = 2.313;
-    /// Per Taylor / column word of the basis conversion.
-    pub const BC_WORD: f64 = 6.254;
-    /// Per word of the table-driven row pass (bc8 / ibc8).
-    pub const BC_ROW: f64 = 40.42;
-    /// Per group of Encode / Decode (gather or scatter, call).
-    pub const ED_GROUP: f64 = 101.9;
-    /// Per butterfly (group pair): the γ call and the two 32-word XORs.
-    pub const BF_PAIR: f64 = 889.1;
-    /// Per block of 32 stored groups: the layout A <-> B transpose between layers 6 and 5
-    /// (`vals_transpose`: 32 bit-matrix transposes of 32×32).
-    pub const BF_BLOCK: f64 = 49420.0;
-    /// Per cycle of the v1 formula for the β-independent s0 part of the butterflies.
-    pub const BF_S0: f64 = 0.0;
-    /// Per group of the pointwise products.
-    pub const PW_GROUP: f64 = 3058.0;
-    /// Per 32×32 carry-less product (clmul32).
-    pub const RES_CLMUL: f64 = 75.01;
-    /// Per word of XOR / copy / clear in the Karatsuba.
-    pub const RES_WORD: f64 = 12.62;
-    /// Per term of the sparse solve (one load and XOR with shift).
-    pub const REC_SOLVE_TERM: f64 = 2.762;
-    /// Per word of u (table-driven S^{-1}, t and copies).
-    pub const REC_WORD: f64 = 69.19;
-    /// Per word of the shifted copies of u (one per occupied residue r != 0).
-    pub const REC_SHIFT_WORD: f64 = 6.620;
-    /// Per word XORed into h by the sparse product M·u.
-    pub const REC_XOR_WORD: f64 = 5.026;
-    /// Per word moved by the packing of the l < 10 pointwise product (`pack_groups`,
-    /// `unpack_groups`).
-    pub const PW_PACK_WORD: f64 = 4.587;
-    /// Per word of one term of a reduction mod M2 of the two-moduli driver (`reduce_m2`).
-    pub const RED_WORD: f64 = 9.284;
-    /// Per word copied into or cleared in the reduction scratch (`mod_m2`, `reduce_m2`).
-    pub const RED_COPY_WORD: f64 = 1.984;
-    /// Per term loop of a reduction mod M2 (one term of L on one chunk: set-up and exit).
-    pub const RED_LOOP: f64 = 23.69;
-    /// Per call of `mod_m2` (the stage's fixed part).
-    pub const RED_CALL: f64 = 6.0;
-    /// Per word of the two-moduli driver's vector passes: D = E + F2(h1 mod M2) (XOR) and the
-    /// clearing of h above N1.
-    pub const TM_VEC_WORD: f64 = 11.75;
-    /// Per word of the shifted copies of u in h1 + M1·u (one per occupied residue r != 0).
-    pub const TM_SHIFT_WORD: f64 = 5.549;
-    /// Per word XORed into h by M1·u.
-    pub const TM_XOR_WORD: f64 = 5.649;
-    /// Per word XORed, copied or cleared by the 2-Karatsuba residual's `kara_full` (its
-    /// clmul32 products keep `RES_CLMUL`).
-    pub const RES_FULL_WORD: f64 = 5.130;
-    /// Per 3-word leaf (`kara3`: 6 word products and its XORs) of the residual's `kara_full`.
-    pub const RES_KARA3: f64 = 594.0;
-    /// Per call of the residual's `kara_full` (call, loop set-up; leaves included).
-    pub const RES_FULL_CALL: f64 = 105.7;
-    /// Per word XORed by the 2-Karatsuba additions (operand sums, T = P0 + P1 + P2, the
-    /// combination at x^k and x^{2k}).
-    pub const SPLIT_XOR_WORD: f64 = 5.643;
-    /// Per word copied or cleared by the 2-Karatsuba additions (the sums' words above n − k,
-    /// h above N).
-    pub const SPLIT_COPY_WORD: f64 = 2.616;
-}
+/// fit and its data). The module is GENERATED from the committed board table by `search
+/// calibrate --fit --write-coefficients config/src/cost/calibrated_coef.rs`; a test fails when it
+/// and the fit of the table disagree.
+#[path = "calibrated_coef.rs"]
+pub mod coef;
 
 // ---------------------------------------------------------------------------------------------
 // Firmware counts.
@@ -214,6 +150,31 @@ pub struct KaraCount {
     pub clmul_lo: u64,
     /// Words XORed, copied or cleared.
     pub words: u64,
+    /// Calls of the 4-word Thumb-2 leaf `clmul_kara4_m4` (9 of `clmul` and
+    /// [`KARA4_LEAF_WORDS`] of `words` each).
+    #[serde(default)]
+    pub kara4: u64,
+    /// Calls of the 2-word Thumb-2 leaf `clmul_kara2_m4` outside the 4-word leaves (3 of
+    /// `clmul` and [`KARA2_LEAF_WORDS`] of `words` each).
+    #[serde(default)]
+    pub kara2: u64,
+}
+
+/// Words of `kara_full(4)` as counted by [`kara_full`] (the 4-word leaf keeps them in registers).
+pub const KARA4_LEAF_WORDS: u64 = 40;
+/// Words of `kara_full(2)` as counted by [`kara_full`].
+pub const KARA2_LEAF_WORDS: u64 = 8;
+
+impl KaraCount {
+    /// Word products outside the 4-word Thumb-2 leaves (the 2-word leaf's three products are
+    /// priced as products: the table cannot separate them).
+    pub fn clmul_outside_leaves(&self) -> u64 {
+        self.clmul - 9 * self.kara4
+    }
+    /// Words outside the 4-word Thumb-2 leaves.
+    pub fn words_outside_leaves(&self) -> u64 {
+        self.words - KARA4_LEAF_WORDS * self.kara4
+    }
 }
 
 impl std::ops::AddAssign for KaraCount {
@@ -221,26 +182,36 @@ impl std::ops::AddAssign for KaraCount {
         self.clmul += o.clmul;
         self.clmul_lo += o.clmul_lo;
         self.words += o.words;
+        self.kara4 += o.kara4;
+        self.kara2 += o.kara2;
     }
 }
 
-/// `kara_full` of two n-word operands.
+/// `kara_full` of two n-word operands: products and words by the Karatsuba recursion, and the
+/// calls of the board's Thumb-2 leaves (`clmul_kara4_m4` at 4 words, `clmul_kara2_m4` at 2).
 pub fn kara_full(n: u64) -> KaraCount {
     match n {
         3 => KaraCount {
             clmul: 6,
-            clmul_lo: 0,
             words: 18,
+            ..Default::default()
         },
         2 => KaraCount {
             clmul: 3,
-            clmul_lo: 0,
-            words: 8,
+            words: KARA2_LEAF_WORDS,
+            kara2: 1,
+            ..Default::default()
+        },
+        4 => KaraCount {
+            clmul: 9,
+            words: KARA4_LEAF_WORDS,
+            kara4: 1,
+            ..Default::default()
         },
         _ if n < 3 || n % 2 == 1 => KaraCount {
             clmul: n * n,
-            clmul_lo: 0,
             words: 2 * n * n + 2 * n,
+            ..Default::default()
         },
         _ => {
             let h = n / 2;
@@ -267,11 +238,12 @@ pub fn kara3_leaves(n: u64) -> u64 {
     }
 }
 
-/// Calls of `kara_full` (itself and its recursive calls, leaves included) for two n-word
-/// operands.
+/// Calls of `kara_full` (itself and its recursive calls, the 3-word leaves included) for two
+/// n-word operands: at 8 words the three 4-word Thumb-2 leaves are called directly.
 pub fn kara_full_calls(n: u64) -> u64 {
     match n {
-        _ if n <= 3 || n % 2 == 1 => 1,
+        _ if n <= 4 || n % 2 == 1 => 1,
+        8 => 1,
         _ => 1 + 3 * kara_full_calls(n / 2),
     }
 }
@@ -301,6 +273,7 @@ pub fn kara_low(n: u64) -> KaraCount {
             clmul: pairs,
             clmul_lo: n,
             words: n + 2 * pairs + n,
+            ..Default::default()
         };
     }
     let h = n / 2;
@@ -323,8 +296,13 @@ pub struct ReconCount {
     pub words: u64,
     /// Words of the shifted copies of u (`(c/32 + 1)` per occupied residue r ≠ 0).
     pub shift_words: u64,
-    /// Words XORed into the high part of h (`crt_reconstruct_hi`).
+    /// Words XORed into the high part of h (`crt_reconstruct_hi`) by `xor_into`, outside
+    /// `xor3_words`.
     pub xor_words: u64,
+    /// Words XORed into h by the Thumb-2 kernel `xor3_into_m4` (c/32 a multiple of 4): per
+    /// residue class, the leading unclipped terms (word offset a ≥ c/32; the exponents run
+    /// downwards) three at a time, c/32 words per term.
+    pub xor3_words: u64,
 }
 
 /// The firmware's reconstruction counts (`crt_solve_u`, `crt_reconstruct_hi`).
@@ -347,13 +325,36 @@ pub fn recon_count(exps: &[u64], c: u64) -> ReconCount {
             occupied[r as usize] = true;
         }
     }
-    let occ = occupied.iter().filter(|&&o| o).count() as u64;
+    // the Thumb-2 path (c/32 ≡ 0 mod 4): per class, the leading run of unclipped terms in
+    // the firmware's (descending) order, grouped in threes; each group XORs c/32 words into
+    // three destinations (the extra top word of a shifted class stays in xor_words)
+    let mut xor3_words = 0u64;
+    if cw.is_multiple_of(4) {
+        let mut per_class = [0u64; 32];
+        let mut sorted: Vec<u64> = exps.to_vec();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        let mut broken = [false; 32];
+        for e in sorted {
+            let (a, r) = ((e / 32), (e % 32) as usize);
+            if broken[r] || a < cw {
+                broken[r] = true;
+            } else {
+                per_class[r] += 1;
+            }
+        }
+        xor3_words = per_class.iter().map(|u| 3 * (u / 3) * cw).sum();
+    }
     ReconCount {
         solve_terms: per_word * cw,
         words: cw,
-        shift_words: occ * (cw + 1),
-        xor_words,
+        shift_words: occ_words(&occupied, cw),
+        xor_words: xor_words - xor3_words,
+        xor3_words,
     }
+}
+
+fn occ_words(occupied: &[bool; 32], cw: u64) -> u64 {
+    occupied.iter().filter(|&&o| o).count() as u64 * (cw + 1)
 }
 
 /// The reconstruction component of the model (`crt_solve_u`, `crt_reconstruct_hi`) for a modulus
@@ -366,6 +367,7 @@ pub fn reconstruction(exps: &[u64], c: u64) -> CalComponent {
         ("words of u", q.words as f64, coef::REC_WORD),
         ("shifted words", q.shift_words as f64, coef::REC_SHIFT_WORD),
         ("M·u XOR words", q.xor_words as f64, coef::REC_XOR_WORD),
+        ("M·u XOR3 words", q.xor3_words as f64, coef::REC_XOR3_WORD),
     ])
 }
 
@@ -381,9 +383,16 @@ pub struct CalResidue<'a> {
     pub modulus_exponents: &'a [u64],
 }
 
+/// The version of the timing rules whose estimated cycles the model predicts (the board's,
+/// docs/m4-timing.md).
+pub use fwgen::m4timing::TIMING_VERSION;
 /// Cortex-M4 cycles of one straight-line XOR routine of the code generator (the one
 /// definition is the backend's [`fwgen::thumb2::insn::cycles`], which its scheduler also uses to
 /// break ties between routines of the same length), and the pipeline refill P of a taken branch.
+/// These are the generator's static rules (`m4-trm-r0p1-v1`); the board estimates with
+/// [`TIMING_VERSION`], whose address rules add 0 to 4 cycles per call, mostly 2 (the fitted
+/// per-pair and per-group coefficients absorb them: one γ_j call per butterfly, one Encode or
+/// Decode call per group; docs/cost-model.md §1).
 pub use fwgen::thumb2::insn::{cycles as routine_cycles, REFILL_P};
 
 /// Cycles of one call of each XOR routine the firmware runs: γ_1 … γ_l, Encode, Decode.
@@ -637,13 +646,14 @@ pub fn split_cost(
     let residue = CalComponent::of(vec![
         (
             "residual clmul32 products",
-            (q.residual.clmul - 6 * k3) as f64,
+            (q.residual.clmul_outside_leaves() - 6 * k3) as f64,
             coef::RES_CLMUL,
         ),
         ("residual kara3 leaves", k3 as f64, coef::RES_KARA3),
+        ("kara4 leaves", q.residual.kara4 as f64, coef::RES_KARA4),
         (
             "residual Karatsuba words",
-            (q.residual.words - 18 * k3) as f64,
+            (q.residual.words_outside_leaves() - 18 * k3) as f64,
             coef::RES_FULL_WORD,
         ),
         (
@@ -815,6 +825,18 @@ fn transform_terms(
         .map(|(i, c)| c * if i < hi_layers { hi_pairs } else { lo_pairs } as f64)
         .sum();
     let group_pairs = hi_pairs * hi_layers as u64 + lo_pairs * lo_layers as u64;
+    // the low layers' s0 products on the board (fafft.c `bfly`): layer L = 1..5 with
+    // j = l − L + 1 ≤ 8 multiplies in F_256 (`bs_mulacc8x4`), j = 9, 10 adds the F_4 terms of
+    // bits 8, 9 (`bs_mulacc9_hi2` / `bs_mulacc10_hi2`), j ≥ 11 multiplies in F_2^16
+    // (`bs_mulacc16x2`)
+    let (mut f10, mut f16) = (0u64, 0u64);
+    for layer in 1..=lo_layers as u32 {
+        match tc.l - layer + 1 {
+            9 | 10 => f10 += lo_pairs,
+            j if j >= 11 => f16 += lo_pairs,
+            _ => {}
+        }
+    }
     vec![
         ("basis-conversion words", bc as f64, coef::BC_WORD),
         ("basis-conversion row words", w as f64, coef::BC_ROW),
@@ -832,6 +854,8 @@ fn transform_terms(
             coef::BF_BLOCK,
         ),
         ("s0 part (v1 cycles)", s0, coef::BF_S0),
+        ("low pairs in F_2^10", f10 as f64, coef::BF_F10),
+        ("low pairs in F_2^16", f16 as f64, coef::BF_F16),
     ]
 }
 
@@ -907,8 +931,18 @@ pub fn calibrated_cost(
             }
             let k = kara_low(r.c / 32);
             let res = CalComponent::of(vec![
-                ("clmul32 products", k.clmul as f64, coef::RES_CLMUL),
-                ("Karatsuba words", k.words as f64, coef::RES_WORD),
+                (
+                    "clmul32 products",
+                    k.clmul_outside_leaves() as f64,
+                    coef::RES_CLMUL,
+                ),
+                (
+                    "Karatsuba words",
+                    k.words_outside_leaves() as f64,
+                    coef::RES_WORD,
+                ),
+                ("kara4 leaves", k.kara4 as f64, coef::RES_KARA4),
+                ("low-half products", k.clmul_lo as f64, coef::RES_CLMUL_LO),
             ]);
             (res, reconstruction(r.modulus_exponents, r.c))
         }
@@ -979,11 +1013,19 @@ mod tests {
         assert_eq!(kara3_leaves(12), 9);
         assert_eq!(kara_full_calls(12), 13);
         assert_eq!(kara_full(12).clmul, 9 * 6);
-        // 8 words end in the 2-word leaf (no kara3), 1 + 3 + 9 calls; odd sizes are one
-        // schoolbook call
+        // 8 words end in three 4-word Thumb-2 leaves called directly (no kara3): one call of
+        // kara_full; 16 words: 1 + 3; odd sizes are one schoolbook call
         assert_eq!(kara3_leaves(8), 0);
-        assert_eq!(kara_full_calls(8), 13);
+        assert_eq!(kara_full_calls(8), 1);
+        assert_eq!(kara_full_calls(16), 4);
+        assert_eq!((kara_full(8).kara4, kara_full(8).kara2), (3, 0));
+        assert_eq!((kara_full(2).kara4, kara_full(2).kara2), (0, 1));
+        assert_eq!(kara_full(16).clmul_outside_leaves(), 0);
         assert_eq!((kara3_leaves(5), kara_full_calls(5)), (0, 1));
+        // kara_low(4): kara_full(2) (a 2-word leaf) and two schoolbook low halves of 2 words
+        let lo4 = kara_low(4);
+        assert_eq!((lo4.kara4, lo4.kara2), (0, 1));
+        assert_eq!(lo4.clmul_outside_leaves(), 3 + 2);
         // n = 17669 bits (553 words), k = 16160 (505 words): r1 = 48 words; N = 2^15 (1024
         // words): h is cleared from word 1024 to 2·553 = 1106
         let q = split_count(17669, 16160, 48, 1 << 15, 2);
@@ -994,7 +1036,9 @@ mod tests {
             KaraCount {
                 clmul: 486,
                 clmul_lo: 0,
-                words: 1560 + 1458
+                words: 1560 + 1458,
+                kara4: 0,
+                kara2: 0,
             }
         );
         assert_eq!((q.residual_kara3, q.residual_calls), (81, 121));
@@ -1063,5 +1107,15 @@ mod tests {
         let q = recon_count(&[0, 33, 64], 64);
         assert_eq!(q.solve_terms, 2 * 2);
         assert_eq!(q.shift_words, 3);
+        // c/32 = 4 (the Thumb-2 path): class 0 holds 256, 224, 192, 160 (unclipped: a ≥ 4) and
+        // 0 (below c: no word); one group of three (4 words each), the fourth by xor_into
+        let q = recon_count(&[0, 160, 192, 224, 256], 128);
+        assert_eq!((q.xor3_words, q.xor_words), (3 * 4, 4));
+        // clipped terms only (a = 3, 2, 1 < 4: 3, 2 and 1 words at and above word 4)
+        let q = recon_count(&[0, 96, 64, 32], 128);
+        assert_eq!((q.xor3_words, q.xor_words), (0, 3 + 2 + 1));
+        // c/32 = 3: no Thumb-2 path
+        let q = recon_count(&[0, 160, 192, 224, 256], 96);
+        assert_eq!((q.xor3_words, q.xor_words), (0, 4 * 3));
     }
 }
