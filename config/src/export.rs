@@ -293,6 +293,6 @@ pub fn command_of_effort(
         } else {
             format!(" --layout {}", layout.name())
         },
-        out.display()
+        crate::shell::word(&out.display().to_string())
     )
 }

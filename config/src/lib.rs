@@ -43,6 +43,7 @@ pub mod output;
 pub mod published;
 pub mod routines;
 pub mod rules;
+pub mod shell;
 pub mod spec;
 pub mod stored;
 pub mod transform;

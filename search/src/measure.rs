@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use thiserror::Error;
 
-/// Schema of `results/model/measured.json`.
-pub const TABLE_SCHEMA: u32 = 1;
+/// Schema of `results/model/measured.json` (2: with `digest`).
+pub const TABLE_SCHEMA: u32 = 2;
 
 /// The committed table (compiled in, so every ranking can print the model's remaining error).
 pub const COMMITTED_TABLE: &str = include_str!("../../results/model/measured.json");
@@ -232,25 +232,63 @@ pub struct MeasuredTable {
     pub command: String,
     /// The rows.
     pub rows: Vec<TableRow>,
+    /// SHA-256 over the table's JSON with this member empty (`crate::digest::of_text`): a
+    /// reader refuses a table whose rows were edited.
+    #[serde(default)]
+    pub digest: String,
 }
 
 impl MeasuredTable {
-    /// Parse a table.
-    pub fn parse(text: &str, path: &str) -> Result<Self, MeasureError> {
-        let t: MeasuredTable = serde_json::from_str(text).map_err(|e| MeasureError::Table {
+    /// Parse a table: schema [`TABLE_SCHEMA`] with a `digest` that matches its content, or a
+    /// schema 1 table (written before tables carried a digest), which only the fit's own checks
+    /// vouch for: `legacy` is then a note saying so.
+    pub fn parse_checked(text: &str, path: &str) -> Result<(Self, Option<String>), MeasureError> {
+        let bad = |reason: String| MeasureError::Table {
             path: path.into(),
+            reason,
+        };
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        let schema = v.get("schema_version").and_then(|x| x.as_u64());
+        let legacy = match schema {
+            Some(1) if v.get("digest").is_none() => Some(format!(
+                "{path} is a schema_version 1 table, written before tables carried a digest: \
+                 nothing vouches for its rows but the fit's own checks"
+            )),
+            Some(s) if s == u64::from(TABLE_SCHEMA) => {
+                match crate::digest::check_member(&v).map_err(|e| bad(e.to_string()))? {
+                    crate::digest::Verdict::Matches => None,
+                    crate::digest::Verdict::Differs => return Err(bad(
+                        "its `digest` does not match its content (the table was edited or damaged; regenerate it with scripts/model-table.sh)".into(),
+                    )),
+                    crate::digest::Verdict::Missing => return Err(bad(
+                        "it has no `digest` (regenerate it with scripts/model-table.sh)".into(),
+                    )),
+                }
+            }
+            _ => {
+                return Err(bad(format!(
+                    "schema_version {} (this build reads {TABLE_SCHEMA}, and 1 without a digest)",
+                    schema.map_or("missing".to_string(), |s| s.to_string())
+                )))
+            }
+        };
+        let mut t: MeasuredTable = serde_json::from_value(v).map_err(|e| bad(e.to_string()))?;
+        t.schema_version = TABLE_SCHEMA;
+        Ok((t, legacy))
+    }
+    /// [`Self::parse_checked`] for the committed table compiled into the tool (no note: the
+    /// generated coefficients are a fit of exactly this table, which a test checks).
+    pub fn parse(text: &str, path: &str) -> Result<Self, MeasureError> {
+        Self::parse_checked(text, path).map(|(t, _)| t)
+    }
+    /// The table with its `digest` set.
+    pub fn sealed(mut self) -> Result<Self, MeasureError> {
+        self.digest = String::new();
+        self.digest = crate::digest::of_text(&self).map_err(|e| MeasureError::Table {
+            path: "the table".into(),
             reason: e.to_string(),
         })?;
-        if t.schema_version != TABLE_SCHEMA {
-            return Err(MeasureError::Table {
-                path: path.into(),
-                reason: format!(
-                    "schema_version {} (this build reads {TABLE_SCHEMA})",
-                    t.schema_version
-                ),
-            });
-        }
-        Ok(t)
+        Ok(self)
     }
     /// The committed table.
     pub fn committed() -> Result<Self, MeasureError> {
@@ -1376,18 +1414,19 @@ pub fn merge_rows(rows: Vec<TableRow>) -> Vec<TableRow> {
 impl CalibrateArgs {
     /// The command line that made a table.
     pub fn command(&self) -> String {
+        use fafft_config::shell::word;
         let mut s = String::from("search calibrate");
         if let Some(t) = &self.table {
-            s += &format!(" --table {}", t.display());
+            s += &format!(" --table {}", word(&t.display().to_string()));
         }
         for f in &self.crt {
-            s += &format!(" --crt {}", f.display());
+            s += &format!(" --crt {}", word(&f.display().to_string()));
         }
         for b in &self.board {
-            s += &format!(" --board '{b}'");
+            s += &format!(" --board {}", word(b));
         }
         for f in &self.fitted {
-            s += &format!(" --fitted {f}");
+            s += &format!(" --fitted {}", word(f));
         }
         if self.fit_crt_rows {
             s += " --fit-crt-rows";
@@ -1396,7 +1435,7 @@ impl CalibrateArgs {
             s += " --drop-kat-failures";
         }
         if let Some(o) = &self.out {
-            s += &format!(" --out {}", o.display());
+            s += &format!(" --out {}", word(&o.display().to_string()));
         }
         s
     }
@@ -1449,7 +1488,10 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
         let mut command = a.command();
         if let Some(file) = &a.table {
             let text = read(file, fafft_config::input::TABLE_JSON)?;
-            let t = MeasuredTable::parse(&text, &file.display().to_string())?;
+            let (t, legacy) = MeasuredTable::parse_checked(&text, &file.display().to_string())?;
+            if let Some(n) = legacy {
+                fafft_config::output::note(&format!("note: {n}"));
+            }
             if t.timing != fafft_config::cost::TIMING_VERSION {
                 anyhow::bail!(
                     "{}: its cycles were estimated with the rules {}, this build's are {}; its rows cannot join a table of this build (re-measure them)",
@@ -1595,7 +1637,9 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
             timing: fafft_config::cost::TIMING_VERSION.into(),
             command,
             rows,
+            digest: String::new(),
         }
+        .sealed()?
     };
     if let Some(out) = &a.out {
         let json = serde_json::to_string_pretty(&table)? + "\n";
@@ -2015,4 +2059,37 @@ fn max_rel(f: &[Vec<f64>], y: &[f64], k: &[f64]) -> f64 {
             (m / yr - 1.0).abs()
         })
         .fold(0.0, f64::max)
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::{MeasuredTable, COMMITTED_TABLE, COMMITTED_TABLE_PATH};
+
+    /// A written table carries a digest; an edited row, a removed digest or an unknown schema is
+    /// refused with the reason; a schema 1 table without digest is read with a note.
+    #[test]
+    fn tables_carry_a_digest_and_edits_are_refused() {
+        let (t, legacy) = MeasuredTable::parse_checked(COMMITTED_TABLE, COMMITTED_TABLE_PATH)
+            .expect("committed table");
+        let sealed = t.sealed().expect("seal");
+        let text = serde_json::to_string_pretty(&sealed).expect("json");
+        let (back, note) = MeasuredTable::parse_checked(&text, "t.json").expect("sealed table");
+        assert_eq!(back, sealed);
+        assert!(note.is_none());
+        let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+        v["rows"][0]["name"] = "edited".into();
+        let e = MeasuredTable::parse_checked(&v.to_string(), "t.json").expect_err("edited row");
+        assert!(e.to_string().contains("does not match its content"), "{e}");
+        let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+        v.as_object_mut().expect("object").remove("digest");
+        let e = MeasuredTable::parse_checked(&v.to_string(), "t.json").expect_err("no digest");
+        assert!(e.to_string().contains("no `digest`"), "{e}");
+        v["schema_version"] = 7.into();
+        let e = MeasuredTable::parse_checked(&v.to_string(), "t.json").expect_err("schema");
+        assert!(e.to_string().contains("schema_version 7"), "{e}");
+        // the committed table predates the digest (schema 1): read, with the note
+        if let Some(n) = legacy {
+            assert!(n.contains("schema_version 1"), "{n}");
+        }
+    }
 }
