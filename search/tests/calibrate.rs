@@ -333,6 +333,8 @@ fn calibrate_refuses_reports_and_tables_of_other_timing_rules() {
     std::fs::create_dir_all(&dir).expect("tmp");
     let mut t = MeasuredTable::committed().expect("committed table");
     t.timing = "m4-trm-r0p1-v1".into();
+    // a table written (and sealed) under the other rules
+    let t = t.sealed().expect("seal");
     let file = dir.join("old.json");
     std::fs::write(&file, serde_json::to_string(&t).expect("json")).expect("write");
     let (stderr, ok) = calibrate(&["--table", file.to_str().expect("utf-8")]);
