@@ -481,6 +481,10 @@ pub fn parse_moduli_file(
         return Err(err("no entry with `beta` or `p` under `best`/`top`".into()));
     }
     check_lightest(&v, m, l, &betas).map_err(err)?;
+    // the digest last, so that an edit the checks above see is named by its field
+    if let Some(note) = crate::report::check_scan_digest(&v, &p).map_err(&err)? {
+        fafft_config::output::note(format!("note: {note}"));
+    }
     // `best` and `top` usually list the same orbits: keep each β once (order irrelevant, the
     // caller sorts by the total key).
     betas.sort_unstable();

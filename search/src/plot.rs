@@ -190,6 +190,10 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
         return Err(err("empty histogram".into()));
     }
     let (orbits, min_weight) = check_histogram(&v, m, l, &histogram).map_err(err)?;
+    // the digest last, so that an edit the checks above see is named by its field
+    if let Some(note) = crate::report::check_scan_digest(&v, &p).map_err(&err)? {
+        fafft_config::output::note(format!("note: {note}"));
+    }
     Ok(HistData {
         m,
         l,

@@ -110,10 +110,35 @@ pub struct ScanReport {
     /// Present only in shard outputs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
-    /// Present only in shard outputs: [`crate::digest`] over every other field, re-checked by
-    /// `search merge`.
+    /// [`crate::digest`] over every other field: re-checked by `search merge` (required of a
+    /// shard part) and by the readers of a scan (`crt --moduli`, `plot histogram --input`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+}
+
+/// What a scan file's `digest` says, for the readers that also take files of other tools: a
+/// file with a digest must be a scan report of this tool whose digest matches its content
+/// (else the error names the problem); a file without one is read with the note returned.
+pub fn check_scan_digest(
+    v: &serde_json::Value,
+    path: &str,
+) -> std::result::Result<Option<String>, String> {
+    if v.get("digest").is_none() {
+        return Ok(Some(format!(
+            "{path} has no `digest` (written by another tool, by hand or before scans carried one): \
+             only what can be recomputed from it (wt(M) of the listed moduli, the histogram) vouches for it"
+        )));
+    }
+    let mut r: ScanReport = serde_json::from_value(v.clone())
+        .map_err(|e| format!("{path} has a `digest` but is not a scan report of this tool: {e}"))?;
+    let stored = r.digest.take();
+    let fresh = crate::digest::of(&r).map_err(|e| e.to_string())?;
+    if stored.as_deref() != Some(fresh.as_str()) {
+        return Err(format!(
+            "{path} is inconsistent: its `digest` does not match its content (the file was edited or damaged; rerun the scan)"
+        ));
+    }
+    Ok(None)
 }
 
 fn pow2(e: u32) -> BigUint {
@@ -380,9 +405,7 @@ pub fn finalize(
         shard: cfg.shard,
         digest: None,
     };
-    if report.shard.is_some() {
-        report.digest = Some(crate::digest::of(&report)?);
-    }
+    report.digest = Some(crate::digest::of(&report)?);
     Ok(report)
 }
 

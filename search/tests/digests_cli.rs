@@ -301,7 +301,8 @@ fn the_digest_rules_are_documented() {
     let doc = String::from_utf8(read(&path)).expect("utf-8");
     let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
     for phrase in [
-        "checkpoints, shard parts (of the weight scan and of the joint search) and crt reports carry a `digest`",
+        "checkpoints, shard parts (of the weight scan and of the joint search) and crt reports carry a `digest`, and so do whole scans",
+        "a file without `digest` is read with a note",
         "and so is a file whose digest was removed",
         "a crt report of `schema_version` 3 without `digest`",
         "a joint-search checkpoint of `checkpoint_version` 1",
@@ -311,4 +312,48 @@ fn the_digest_rules_are_documented() {
     ] {
         assert!(doc.contains(phrase), "docs/cli.md no longer says: {phrase}");
     }
+}
+
+/// A whole scan carries a digest: `crt --moduli` and `plot histogram --input` refuse an edited
+/// one, and read a file without digest (another tool's) with a note.
+#[test]
+fn scans_carry_a_digest_and_their_readers_check_it() {
+    let d = tmp_dir("scan-digest");
+    let scan = d.join("scan.json");
+    search(&["moduli", "--m", "16", "--l", "3", "--out", p(&scan)]).ok();
+    let text = String::from_utf8(read(&scan)).expect("utf-8");
+    assert!(text.contains("\"digest\""), "{text}");
+    let crt = |f: &Path| search(&["crt", "--n", "100", "--m", "16", "--moduli", p(f)]);
+    let hist = |f: &Path| {
+        search(&[
+            "plot",
+            "histogram",
+            "--input",
+            p(f),
+            "--out",
+            p(&d.join("h.svg")),
+        ])
+    };
+    // the scan as written: read without a note
+    for r in [crt(&scan).ok(), hist(&scan).ok()] {
+        assert!(!r.stderr.contains("note:"), "{}", r.stderr);
+    }
+    // an edit the recomputable checks do not see (the tool version): the digest does
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["tool_version"] = "9.9.9".into();
+    let edited = d.join("edited.json");
+    std::fs::write(&edited, serde_json::to_string_pretty(&v).expect("json")).expect("write");
+    for r in [crt(&edited), hist(&edited)] {
+        assert_error(&r, &["edited.json", "`digest` does not match"]);
+    }
+    // without a digest: read, with the note
+    v.as_object_mut().expect("object").remove("digest");
+    v["tool_version"] =
+        serde_json::from_str::<serde_json::Value>(&text).expect("json")["tool_version"].clone();
+    let bare = d.join("bare.json");
+    std::fs::write(&bare, serde_json::to_string_pretty(&v).expect("json")).expect("write");
+    for r in [crt(&bare).ok(), hist(&bare).ok()] {
+        assert!(r.stderr.contains("has no `digest`"), "{}", r.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&d);
 }
