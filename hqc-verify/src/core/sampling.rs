@@ -465,7 +465,7 @@ mod tests {
                     x ^= x << 13;
                     x ^= x >> 17;
                     x ^= x << 5;
-                    *l = if x % 4 == 0 { 0xFFFF } else { x >> 20 };
+                    *l = if x.is_multiple_of(4) { 0xFFFF } else { x >> 20 };
                 }
                 let mut packed = [u32::MAX; 12];
                 for (j, &l) in lanes.iter().enumerate() {
