@@ -293,6 +293,9 @@ pub struct Sponge<S: KeccakState> {
     rate: usize,
     /// Absorbing: bytes in `buf`; squeezing: bytes of `buf` already read.
     pos: usize,
+    /// Squeezing: bytes of the current output block extracted into `buf` so far (a multiple
+    /// of 8: lanes are extracted when first read, so a short read extracts only its lanes).
+    ready: usize,
     suffix: u8,
     squeezing: bool,
 }
@@ -305,9 +308,10 @@ fn xor_block<S: KeccakState>(state: &mut S, block: &[u8]) {
     }
 }
 
-fn extract_block<S: KeccakState>(state: &S, block: &mut [u8]) {
+/// Lanes `first`, `first + 1`, .. of `state` as bytes into `block` (whole lanes).
+fn extract_block<S: KeccakState>(state: &S, first: usize, block: &mut [u8]) {
     for (i, w) in block.chunks_exact_mut(8).enumerate() {
-        w.copy_from_slice(&state.lane(i).to_le_bytes());
+        w.copy_from_slice(&state.lane(first + i).to_le_bytes());
     }
 }
 
@@ -325,6 +329,7 @@ impl<S: KeccakState> Sponge<S> {
             buf: [0; MAX_RATE],
             rate,
             pos: 0,
+            ready: 0,
             suffix,
             squeezing: false,
         }
@@ -381,9 +386,25 @@ impl<S: KeccakState> Sponge<S> {
         self.buf[rate - 1] ^= 0x80;
         xor_block(&mut self.state, &self.buf[..rate]);
         self.state.permute();
-        extract_block(&self.state, &mut self.buf[..rate]);
         self.pos = 0;
+        self.ready = 0;
         self.squeezing = true;
+    }
+
+    /// Makes bytes `..end` (`end` <= rate) of the current output block available in `buf`.
+    /// How many lanes this extracts depends only on the lengths read.
+    #[inline(always)]
+    fn extract_to(&mut self, end: usize) {
+        if self.ready < end {
+            self.extract_lanes(end);
+        }
+    }
+
+    #[inline(never)]
+    fn extract_lanes(&mut self, end: usize) {
+        let (from, to) = (self.ready, end.div_ceil(8) * 8);
+        extract_block(&self.state, from / 8, &mut self.buf[from..to]);
+        self.ready = to;
     }
 
     /// Squeezes the next `out.len()` bytes (pads on the first call).
@@ -396,10 +417,18 @@ impl<S: KeccakState> Sponge<S> {
         while done < out.len() {
             if self.pos == rate {
                 self.state.permute();
-                extract_block(&self.state, &mut self.buf[..rate]);
                 self.pos = 0;
+                self.ready = 0;
+            }
+            if self.pos == 0 && self.ready == 0 && out.len() - done >= rate {
+                // a whole fresh block: its lanes straight into `out`, none into `buf`
+                extract_block(&self.state, 0, &mut out[done..done + rate]);
+                self.pos = rate;
+                done += rate;
+                continue;
             }
             let take = (rate - self.pos).min(out.len() - done);
+            self.extract_to(self.pos + take);
             out[done..done + take].copy_from_slice(&self.buf[self.pos..self.pos + take]);
             self.pos += take;
             done += take;
@@ -413,11 +442,16 @@ impl<S: KeccakState> Sponge<S> {
     #[inline]
     pub fn squeeze_array<const N: usize>(&mut self) -> [u8; N] {
         let mut out = [0u8; N];
-        if self.squeezing && self.pos + N <= self.rate {
+        // `ready` is 0 until the first squeeze, so this also means "squeezing"
+        if self.pos + N <= self.ready {
             out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
             self.pos += N;
         } else {
             self.squeeze(&mut out);
+            // short reads come in runs (the samplers): the rest of the block at once
+            if self.pos < self.rate {
+                self.extract_to(self.rate);
+            }
         }
         out
     }
@@ -557,5 +591,70 @@ mod tests {
             b.squeeze(&mut ob);
             assert_eq!(oa, ob, "len {len}");
         }
+    }
+
+    /// SHAKE256 the plain way (pad, then every output block extracted whole), the reference
+    /// of the sponge's lazy extraction and whole-block squeezes.
+    fn shake256_plain(msg: &[u8], out_len: usize) -> Vec<u8> {
+        let rate = 136;
+        let mut padded = msg.to_vec();
+        padded.push(SHAKE_SUFFIX);
+        while padded.len() % rate != 0 {
+            padded.push(0);
+        }
+        let last = padded.len() - 1;
+        padded[last] ^= 0x80;
+        let mut a = [0u64; 25];
+        for block in padded.chunks(rate) {
+            for (i, w) in block.chunks(8).enumerate() {
+                a[i] ^= u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+            }
+            keccak_f1600(&mut a);
+        }
+        let mut out = Vec::new();
+        loop {
+            for l in a.iter().take(rate / 8) {
+                out.extend_from_slice(&l.to_le_bytes());
+            }
+            if out.len() >= out_len {
+                out.truncate(out_len);
+                return out;
+            }
+            keccak_f1600(&mut a);
+        }
+    }
+
+    fn pieces_equal_plain<S: KeccakState>() {
+        let data: [u8; 300] = core::array::from_fn(|i| (i * 11 + 5) as u8);
+        let mut x = 0x9E37_79B9u32;
+        for len in [0usize, 1, 8, 135, 136, 137, 300] {
+            let want = shake256_plain(&data[..len], 700);
+            for _ in 0..12 {
+                let mut sp = Sponge::<S>::shake256();
+                sp.absorb(&data[..len]);
+                let mut got = Vec::new();
+                while got.len() < 700 {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    match x % 5 {
+                        0 => got.extend_from_slice(&sp.squeeze_array::<3>()),
+                        1 => got.extend_from_slice(&sp.squeeze_array::<8>()),
+                        _ => {
+                            let mut b = vec![0u8; (x >> 8) as usize % 300];
+                            sp.squeeze(&mut b);
+                            got.extend_from_slice(&b);
+                        }
+                    }
+                }
+                assert_eq!(got[..700], want[..], "len {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn squeezes_in_pieces_equal_the_plain_sponge() {
+        pieces_equal_plain::<PortableState>();
+        pieces_equal_plain::<InterleavedState>();
     }
 }
