@@ -599,7 +599,7 @@ mod tests {
         let rate = 136;
         let mut padded = msg.to_vec();
         padded.push(SHAKE_SUFFIX);
-        while padded.len() % rate != 0 {
+        while !padded.len().is_multiple_of(rate) {
             padded.push(0);
         }
         let last = padded.len() - 1;

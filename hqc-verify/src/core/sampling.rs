@@ -259,11 +259,59 @@ fn keygen_masked_step<P: ParamSet>(c: u32, support: &mut [u32], count: u32) -> u
 }
 
 /// All-ones if some 16-bit lane of `slots` equals `pos` (< 2^16), else zero; constant time.
-/// A lane of v = word ^ (pos in both lanes) is zero iff equal, and
-/// (v − 0x0001_0001) & !v has bit 15 or 31 set iff v has a zero lane (exact: a borrow into the
-/// upper lane only comes from a zero lower lane). Three instructions and a load per two slots.
+/// A lane of v = word ^ (pos in both lanes) is zero iff equal, and the unsigned saturating
+/// lane difference 0x0001_0001 ⊖ v (one `UQSUB16` on the board) is 1 in exactly those lanes:
+/// two instructions and a load per two slots besides the OR.
 #[inline]
 fn any_lane_equal(pos: u32, slots: &[u32]) -> u32 {
+    let pp = pos.wrapping_mul(0x0001_0001);
+    let mut acc = 0u32;
+    // unrolled by hand: the compiler does not unroll around inline assembly
+    let mut quads = slots.chunks_exact(4);
+    for q in &mut quads {
+        acc |= uqsub16(0x0001_0001, q[0] ^ pp);
+        acc |= uqsub16(0x0001_0001, q[1] ^ pp);
+        acc |= uqsub16(0x0001_0001, q[2] ^ pp);
+        acc |= uqsub16(0x0001_0001, q[3] ^ pp);
+    }
+    for &s in quads.remainder() {
+        acc |= uqsub16(0x0001_0001, s ^ pp);
+    }
+    ((acc | acc.wrapping_neg()) >> 31).wrapping_neg()
+}
+
+/// Per 16-bit lane, a ⊖ b saturated at 0: `UQSUB16` on the board (inline assembly under
+/// feature `m4-asm`), [`uqsub16_model`] elsewhere.
+#[inline(always)]
+fn uqsub16(a: u32, b: u32) -> u32 {
+    #[cfg(all(feature = "m4-asm", target_os = "none", target_arch = "arm"))]
+    {
+        let r: u32;
+        // SAFETY: register-only DSP instruction (flags untouched).
+        unsafe {
+            core::arch::asm!("uqsub16 {r}, {a}, {b}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
+        };
+        r
+    }
+    #[cfg(not(all(feature = "m4-asm", target_os = "none", target_arch = "arm")))]
+    uqsub16_model(a, b)
+}
+
+/// The lane arithmetic of `UQSUB16`, branch-free: each 16-bit lane of a − b, or 0 where
+/// b's lane is larger.
+#[inline(always)]
+fn uqsub16_model(a: u32, b: u32) -> u32 {
+    let lane = |x: u32, y: u32| {
+        let d = x.wrapping_sub(y); // x, y < 2^16: bit 31 set iff y > x
+        d & ((d >> 31).wrapping_sub(1)) & 0xFFFF
+    };
+    lane(a & 0xFFFF, b & 0xFFFF) | lane(a >> 16, b >> 16) << 16
+}
+
+/// The previous zero-lane test ((v − 0x0001_0001) & !v, bits 15 and 31): the reference of
+/// [`any_lane_equal`].
+#[cfg(test)]
+fn any_lane_equal_reference(pos: u32, slots: &[u32]) -> u32 {
     let pp = pos.wrapping_mul(0x0001_0001);
     let mut acc = 0u32;
     for &s in slots {
@@ -457,6 +505,43 @@ mod tests {
                     let want = if x == a || x == b { u32::MAX } else { 0 };
                     assert_eq!(any_lane_equal(x, &slots), want, "{a:#x} {b:#x} {x:#x}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_test_equals_the_reference() {
+        // the UQSUB16 model on every pair of edge lanes, then seeded words and positions
+        let edges = [0u32, 1, 2, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF];
+        for &a in &edges {
+            for &b in &edges {
+                for &c in &edges {
+                    for &d in &edges {
+                        let want = a.saturating_sub(b) | c.saturating_sub(d) << 16;
+                        assert_eq!(uqsub16_model(a | c << 16, b | d << 16), want, "{a} {b} {c} {d}");
+                    }
+                }
+            }
+        }
+        let mut x = 0xC0FF_EE11u32;
+        for len in 0..40usize {
+            for _ in 0..50 {
+                let mut slots = [0u32; 40];
+                for s in slots.iter_mut().take(len) {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    *s = x & 0x00FF_00FF; // small lanes, so that equal ones occur
+                }
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let pos = x & 0xFF;
+                assert_eq!(
+                    any_lane_equal(pos, &slots[..len]),
+                    any_lane_equal_reference(pos, &slots[..len]),
+                    "len {len} pos {pos}"
+                );
             }
         }
     }
