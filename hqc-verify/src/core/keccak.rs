@@ -437,6 +437,38 @@ impl<S: KeccakState> Sponge<S> {
 }
 
 impl<S: KeccakState> Sponge<S> {
+    /// The next `8·out.len()` bytes (same as [`Sponge::squeeze`]) as little-endian words.
+    /// From a lane boundary the words are the state's lanes themselves: no byte buffer, no
+    /// copy, no byte-to-word conversion. The branches depend only on the lengths read.
+    pub fn squeeze_words(&mut self, out: &mut [u64]) {
+        if !self.squeezing {
+            self.pad();
+        }
+        let rate = self.rate;
+        let mut done = 0;
+        while done < out.len() {
+            if self.pos == rate {
+                self.state.permute();
+                self.pos = 0;
+                self.ready = 0;
+            }
+            if self.pos % 8 == 0 {
+                let first = self.pos / 8;
+                let take = (rate / 8 - first).min(out.len() - done);
+                for (j, w) in out[done..done + take].iter_mut().enumerate() {
+                    *w = self.state.lane(first + j);
+                }
+                self.pos += 8 * take;
+                done += take;
+            } else {
+                let mut b = [0u8; 8];
+                self.squeeze(&mut b);
+                out[done] = u64::from_le_bytes(b);
+                done += 1;
+            }
+        }
+    }
+
     /// The next `N` bytes (same as [`Sponge::squeeze`]); short reads inside the current block
     /// are a fixed-size copy. The branch depends only on how many bytes were read.
     #[inline]
@@ -656,5 +688,43 @@ mod tests {
     fn squeezes_in_pieces_equal_the_plain_sponge() {
         pieces_equal_plain::<PortableState>();
         pieces_equal_plain::<InterleavedState>();
+    }
+
+    fn words_equal_bytes<S: KeccakState>() {
+        let mut x = 0x2545_F491u32;
+        for skip in [0usize, 1, 3, 8, 135, 136, 200] {
+            for _ in 0..6 {
+                let mut a = Sponge::<S>::shake256();
+                let mut b = Sponge::<S>::shake256();
+                a.absorb(b"words");
+                b.absorb(b"words");
+                let mut s0 = vec![0u8; skip];
+                a.squeeze(&mut s0);
+                b.squeeze(&mut s0);
+                for _ in 0..4 {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let n = (x >> 4) as usize % 60;
+                    let mut w = vec![0u64; n];
+                    a.squeeze_words(&mut w);
+                    let mut by = vec![0u8; 8 * n];
+                    b.squeeze(&mut by);
+                    let want: Vec<u64> = by
+                        .chunks(8)
+                        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                        .collect();
+                    assert_eq!(w, want, "skip {skip} n {n}");
+                    let (p, q) = (a.squeeze_array::<3>(), b.squeeze_array::<3>());
+                    assert_eq!(p, q, "skip {skip}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn squeezed_words_equal_squeezed_bytes() {
+        words_equal_bytes::<PortableState>();
+        words_equal_bytes::<InterleavedState>();
     }
 }

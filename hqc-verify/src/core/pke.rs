@@ -34,16 +34,14 @@ use super::xof::{hash_i, Xof};
 /// never used).
 pub fn expand_h<P: ParamSet>(seed_ek: &[u8], h: &mut [u64]) {
     let mut xof = Xof::new(seed_ek, Flavour::V2026_02);
-    let mut buf = [0u8; 512];
-    let mut done = 0usize;
-    let total = P::BYTES;
-    while done < total {
-        let take = (total - done).min(buf.len());
-        xof.read(&mut buf[..take]);
-        // `done` is a multiple of 8 except possibly at the end.
-        let first = done / 8;
-        words_from_bytes(&buf[..take], &mut h[first..first + take.div_ceil(8)]);
-        done += take;
+    // the P::BYTES bytes of one read: whole words straight from the lanes, then the rest
+    let full = P::BYTES / 8;
+    xof.read_words(&mut h[..full]);
+    let rem = P::BYTES % 8;
+    if rem > 0 {
+        let mut b = [0u8; 8];
+        xof.read(&mut b[..rem]);
+        h[full] = u64::from_le_bytes(b);
     }
     mask_to_n(h, P::N);
 }
