@@ -452,7 +452,7 @@ impl<S: KeccakState> Sponge<S> {
                 self.pos = 0;
                 self.ready = 0;
             }
-            if self.pos % 8 == 0 {
+            if self.pos.is_multiple_of(8) {
                 let first = self.pos / 8;
                 let take = (rate / 8 - first).min(out.len() - done);
                 for (j, w) in out[done..done + take].iter_mut().enumerate() {

@@ -32,6 +32,9 @@ use super::xof::{hash_i, Xof};
 /// h = the first ⌈n/8⌉ bytes of XOF(seed_ek) as a ring element with bits ≥ n cleared
 /// (§6.4). Identical in both flavours (one read; the alignment only affects bytes that are
 /// never used).
+// Not inlined: when the compiler inlined it, the board's Encaps stack grew by 11,192 bytes
+// (41,764 -> 52,956, hqc1-joint, 2026-12-05).
+#[inline(never)]
 pub fn expand_h<P: ParamSet>(seed_ek: &[u8], h: &mut [u64]) {
     let mut xof = Xof::new(seed_ek, Flavour::V2026_02);
     // the P::BYTES bytes of one read: whole words straight from the lanes, then the rest
