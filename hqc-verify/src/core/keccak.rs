@@ -293,6 +293,9 @@ pub struct Sponge<S: KeccakState> {
     rate: usize,
     /// Absorbing: bytes in `buf`; squeezing: bytes of `buf` already read.
     pos: usize,
+    /// Squeezing: bytes of the current output block extracted into `buf` so far (a multiple
+    /// of 8: lanes are extracted when first read, so a short read extracts only its lanes).
+    ready: usize,
     suffix: u8,
     squeezing: bool,
 }
@@ -305,9 +308,10 @@ fn xor_block<S: KeccakState>(state: &mut S, block: &[u8]) {
     }
 }
 
-fn extract_block<S: KeccakState>(state: &S, block: &mut [u8]) {
+/// Lanes `first`, `first + 1`, .. of `state` as bytes into `block` (whole lanes).
+fn extract_block<S: KeccakState>(state: &S, first: usize, block: &mut [u8]) {
     for (i, w) in block.chunks_exact_mut(8).enumerate() {
-        w.copy_from_slice(&state.lane(i).to_le_bytes());
+        w.copy_from_slice(&state.lane(first + i).to_le_bytes());
     }
 }
 
@@ -325,6 +329,7 @@ impl<S: KeccakState> Sponge<S> {
             buf: [0; MAX_RATE],
             rate,
             pos: 0,
+            ready: 0,
             suffix,
             squeezing: false,
         }
@@ -381,9 +386,25 @@ impl<S: KeccakState> Sponge<S> {
         self.buf[rate - 1] ^= 0x80;
         xor_block(&mut self.state, &self.buf[..rate]);
         self.state.permute();
-        extract_block(&self.state, &mut self.buf[..rate]);
         self.pos = 0;
+        self.ready = 0;
         self.squeezing = true;
+    }
+
+    /// Makes bytes `..end` (`end` <= rate) of the current output block available in `buf`.
+    /// How many lanes this extracts depends only on the lengths read.
+    #[inline(always)]
+    fn extract_to(&mut self, end: usize) {
+        if self.ready < end {
+            self.extract_lanes(end);
+        }
+    }
+
+    #[inline(never)]
+    fn extract_lanes(&mut self, end: usize) {
+        let (from, to) = (self.ready, end.div_ceil(8) * 8);
+        extract_block(&self.state, from / 8, &mut self.buf[from..to]);
+        self.ready = to;
     }
 
     /// Squeezes the next `out.len()` bytes (pads on the first call).
@@ -396,10 +417,18 @@ impl<S: KeccakState> Sponge<S> {
         while done < out.len() {
             if self.pos == rate {
                 self.state.permute();
-                extract_block(&self.state, &mut self.buf[..rate]);
                 self.pos = 0;
+                self.ready = 0;
+            }
+            if self.pos == 0 && self.ready == 0 && out.len() - done >= rate {
+                // a whole fresh block: its lanes straight into `out`, none into `buf`
+                extract_block(&self.state, 0, &mut out[done..done + rate]);
+                self.pos = rate;
+                done += rate;
+                continue;
             }
             let take = (rate - self.pos).min(out.len() - done);
+            self.extract_to(self.pos + take);
             out[done..done + take].copy_from_slice(&self.buf[self.pos..self.pos + take]);
             self.pos += take;
             done += take;
@@ -408,16 +437,53 @@ impl<S: KeccakState> Sponge<S> {
 }
 
 impl<S: KeccakState> Sponge<S> {
+    /// The next `8·out.len()` bytes (same as [`Sponge::squeeze`]) as little-endian words.
+    /// From a lane boundary the words are the state's lanes themselves: no byte buffer, no
+    /// copy, no byte-to-word conversion. The branches depend only on the lengths read.
+    pub fn squeeze_words(&mut self, out: &mut [u64]) {
+        if !self.squeezing {
+            self.pad();
+        }
+        let rate = self.rate;
+        let mut done = 0;
+        while done < out.len() {
+            if self.pos == rate {
+                self.state.permute();
+                self.pos = 0;
+                self.ready = 0;
+            }
+            if self.pos.is_multiple_of(8) {
+                let first = self.pos / 8;
+                let take = (rate / 8 - first).min(out.len() - done);
+                for (j, w) in out[done..done + take].iter_mut().enumerate() {
+                    *w = self.state.lane(first + j);
+                }
+                self.pos += 8 * take;
+                done += take;
+            } else {
+                let mut b = [0u8; 8];
+                self.squeeze(&mut b);
+                out[done] = u64::from_le_bytes(b);
+                done += 1;
+            }
+        }
+    }
+
     /// The next `N` bytes (same as [`Sponge::squeeze`]); short reads inside the current block
     /// are a fixed-size copy. The branch depends only on how many bytes were read.
     #[inline]
     pub fn squeeze_array<const N: usize>(&mut self) -> [u8; N] {
         let mut out = [0u8; N];
-        if self.squeezing && self.pos + N <= self.rate {
+        // `ready` is 0 until the first squeeze, so this also means "squeezing"
+        if self.pos + N <= self.ready {
             out.copy_from_slice(&self.buf[self.pos..self.pos + N]);
             self.pos += N;
         } else {
             self.squeeze(&mut out);
+            // short reads come in runs (the samplers): the rest of the block at once
+            if self.pos < self.rate {
+                self.extract_to(self.rate);
+            }
         }
         out
     }
@@ -446,116 +512,4 @@ pub fn sha3_512(parts: &[&[u8]]) -> [u8; 64] {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn round_constants_from_lfsr() {
-        // rc(t) of FIPS 202 Algorithm 5
-        fn rc(t: usize) -> u64 {
-            if t.is_multiple_of(255) {
-                return 1;
-            }
-            let mut r: u16 = 1; // R[0] is bit 0
-            for _ in 0..t % 255 {
-                let r8 = (r >> 7) & 1; // R[8] after the shift is the old R[7]
-                r = (r << 1) & 0xFF;
-                r ^= r8 | (r8 << 4) | (r8 << 5) | (r8 << 6);
-            }
-            (r & 1) as u64
-        }
-        for (i, &want) in ROUND_CONSTANTS.iter().enumerate() {
-            let mut v = 0u64;
-            for j in 0..7 {
-                v |= rc(j + 7 * i) << ((1 << j) - 1);
-            }
-            assert_eq!(v, want, "round {i}");
-        }
-    }
-
-    #[test]
-    fn rho_offsets_from_the_walk() {
-        let (mut x, mut y) = (1usize, 0usize);
-        let mut r = [0u32; 25];
-        for t in 0..24u32 {
-            r[x + 5 * y] = ((t + 1) * (t + 2) / 2) % 64;
-            (x, y) = (y, (2 * x + 3 * y) % 5);
-        }
-        assert_eq!(r, RHO);
-    }
-
-    #[test]
-    fn pi_gather_is_the_lane_move() {
-        for x in 0..5 {
-            for y in 0..5 {
-                assert_eq!(PI_SRC[y + 5 * ((2 * x + 3 * y) % 5)], x + 5 * y);
-            }
-        }
-    }
-
-    #[test]
-    fn zero_state_permutation() {
-        // Keccak-f[1600] of the zero state, first and last lane (published test value).
-        let mut a = [0u64; 25];
-        keccak_f1600(&mut a);
-        assert_eq!(a[0], 0xF125_8F79_40E1_DDE7);
-        assert_eq!(a[24], 0xEAF1_FF7B_5CEC_A249);
-    }
-
-    fn interleave_bitwise(v: u64) -> (u32, u32) {
-        let (mut e, mut o) = (0u32, 0u32);
-        for j in 0..32 {
-            e |= (((v >> (2 * j)) & 1) as u32) << j;
-            o |= (((v >> (2 * j + 1)) & 1) as u32) << j;
-        }
-        (e, o)
-    }
-
-    #[test]
-    fn interleave_matches_bitwise_definition() {
-        let mut x = 0x0123_4567_89AB_CDEFu64;
-        for k in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let v = if k < 64 { 1u64 << k } else { x };
-            assert_eq!(interleave(v), interleave_bitwise(v), "{v:#x}");
-            let (e, o) = interleave(v);
-            assert_eq!(deinterleave(e, o), v);
-        }
-    }
-
-    #[test]
-    fn interleaved_rotation_rule() {
-        // the rule the Thumb-2 routine uses: rot by 2k = both halves by k; by 2k+1 = swap,
-        // rotate the new even half by k + 1 and the new odd half by k
-        let v = 0xDEAD_BEEF_0BAD_F00Du64;
-        let (e, o) = interleave(v);
-        for r in 0..64u32 {
-            let want = interleave(v.rotate_left(r));
-            let k = r / 2;
-            let got = if r % 2 == 0 {
-                (e.rotate_left(k), o.rotate_left(k))
-            } else {
-                (o.rotate_left(k + 1), e.rotate_left(k))
-            };
-            assert_eq!(got, want, "r = {r}");
-        }
-    }
-
-    #[test]
-    fn interleaved_state_sponge_equals_portable() {
-        let data: [u8; 300] = core::array::from_fn(|i| (i * 7 + 3) as u8);
-        for len in [0usize, 1, 7, 8, 71, 72, 73, 135, 136, 137, 272, 300] {
-            let mut a = Sponge::<PortableState>::shake256();
-            let mut b = Sponge::<InterleavedState>::shake256();
-            a.absorb(&data[..len]);
-            b.absorb(&data[..len]);
-            let mut oa = [0u8; 301];
-            let mut ob = [0u8; 301];
-            a.squeeze(&mut oa);
-            b.squeeze(&mut ob);
-            assert_eq!(oa, ob, "len {len}");
-        }
-    }
-}
+mod tests;

@@ -32,18 +32,19 @@ use super::xof::{hash_i, Xof};
 /// h = the first ⌈n/8⌉ bytes of XOF(seed_ek) as a ring element with bits ≥ n cleared
 /// (§6.4). Identical in both flavours (one read; the alignment only affects bytes that are
 /// never used).
+// Not inlined: when the compiler inlined it, the board's Encaps stack grew by 11,192 bytes
+// (41,764 -> 52,956, hqc1-joint, 2026-12-05).
+#[inline(never)]
 pub fn expand_h<P: ParamSet>(seed_ek: &[u8], h: &mut [u64]) {
     let mut xof = Xof::new(seed_ek, Flavour::V2026_02);
-    let mut buf = [0u8; 512];
-    let mut done = 0usize;
-    let total = P::BYTES;
-    while done < total {
-        let take = (total - done).min(buf.len());
-        xof.read(&mut buf[..take]);
-        // `done` is a multiple of 8 except possibly at the end.
-        let first = done / 8;
-        words_from_bytes(&buf[..take], &mut h[first..first + take.div_ceil(8)]);
-        done += take;
+    // the P::BYTES bytes of one read: whole words straight from the lanes, then the rest
+    let full = P::BYTES / 8;
+    xof.read_words(&mut h[..full]);
+    let rem = P::BYTES % 8;
+    if rem > 0 {
+        let mut b = [0u8; 8];
+        xof.read(&mut b[..rem]);
+        h[full] = u64::from_le_bytes(b);
     }
     mask_to_n(h, P::N);
 }

@@ -10,12 +10,11 @@
 //!
 //! # Constant time (§6.3)
 //! Positions are secret. Candidates are compared under masks with every slot that can be in
-//! use: the keygen sampler keeps its support as 16-bit lanes, two per word, compares candidate
-//! i with the first ⌈i/2⌉ words (at most i slots are in use before it; i is public, only the
-//! number of candidates drawn is revealed) and shifts the first ⌊i/2⌋ + 1 words up by one slot
-//! under the accept mask (a shift register, newest first, reversed at the end into sampling
-//! order); the encryption sampler tests each position against the later ones packed the same
-//! way. The dense
+//! use: the keygen sampler keeps one 16-bit lane per candidate drawn, two per word: candidate
+//! i (i is public, only the number of candidates drawn is revealed) is compared with the
+//! first ⌈i/2⌉ words and written to slot i, as its position or as a free mark; at the end the
+//! i − w free slots (a public number) are squeezed out by that many masked passes. The
+//! encryption sampler tests each position against the later ones packed the same way. The dense
 //! expansion ([`expand_support`]) is a masked scan. The only data-dependent quantity is the
 //! number of candidates drawn by the
 //! keygen sampler (rejections and duplicates), which the reference leaks as well and which
@@ -131,17 +130,12 @@ impl Candidates {
         }
     }
 
+    /// The next candidate. Inlined into the samplers' loops: the 2026-02 read is then a
+    /// three-byte copy from the sponge's block (its refill and the v5.0.0 chunk stay calls).
+    #[inline(always)]
     fn next(&mut self, xof: &mut Xof) -> u32 {
         match self {
-            Candidates::Chunked { buf, len, pos } => {
-                if *pos >= *len {
-                    xof.read(&mut buf[..*len]);
-                    *pos = 0;
-                }
-                let b = &buf[*pos..*pos + 3];
-                *pos += 3;
-                (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32
-            }
+            Candidates::Chunked { buf, len, pos } => chunk_candidate(xof, buf, *len, pos),
             Candidates::Stream => {
                 let b = xof.read_array::<3>();
                 b[0] as u32 | (b[1] as u32) << 8 | (b[2] as u32) << 16
@@ -150,53 +144,178 @@ impl Candidates {
     }
 }
 
+/// The next v5.0.0 candidate: big-endian, from a chunk of `len` = 3w bytes read at once.
+#[inline(never)]
+fn chunk_candidate(xof: &mut Xof, buf: &mut [u8], len: usize, pos: &mut usize) -> u32 {
+    if *pos >= len {
+        xof.read(&mut buf[..len]);
+        *pos = 0;
+    }
+    let b = &buf[*pos..*pos + 3];
+    *pos += 3;
+    (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32
+}
+
+/// Slots of the keygen sampler's candidate buffer (16-bit lanes): one per candidate drawn.
+/// Drawing more than this many for one vector (over 32 rejections and duplicates) sends
+/// the sampler to its constant-time fallback ([`sample_keygen_in`]).
+const KEYGEN_SLOTS: usize = (MAX_WEIGHT + 33) & !1;
+const _: () = assert!(KEYGEN_SLOTS.is_multiple_of(2));
+
 /// Samples one keygen vector (weight `support.len()`) from `xof`; positions are written
 /// in sampling order. Call twice on the same XOF(seed_dk) for y then x.
 ///
 /// # Preconditions
 /// `support.len() <= MAX_WEIGHT`.
 pub fn sample_keygen<P: ParamSet>(xof: &mut Xof, flavour: Flavour, support: &mut [u32]) {
+    sample_keygen_in::<P>(xof, flavour, support, KEYGEN_SLOTS);
+}
+
+/// [`sample_keygen`] with a candidate buffer of `cap` slots (at most [`KEYGEN_SLOTS`]; the
+/// tests pass small ones to reach the fallback).
+///
+/// Candidate i (a public index: only the number of candidates drawn is revealed) goes to
+/// slot i, as its position if accepted, else as the free mark 0xFFFF (never a position);
+/// the duplicate test reads the first ⌈i/2⌉ words. Once w are accepted after i candidates,
+/// i − w slots (a public number) are free; that many passes of [`drop_first_free`] move them
+/// to the end, leaving the accepted positions in sampling order. If the buffer fills first,
+/// all `cap` passes run (the holes left are then the same public-length tail) and the rest
+/// of the vector is drawn by the masked slot write of [`sample_keygen_reference`].
+pub(crate) fn sample_keygen_in<P: ParamSet>(
+    xof: &mut Xof,
+    flavour: Flavour,
+    support: &mut [u32],
+    cap: usize,
+) {
     const _: () = assert!(MAX_WEIGHT < 256);
-    // positions fit a 16-bit lane with 0xFFFF left free (the `packed` slots below)
+    // positions fit a 16-bit lane with 0xFFFF left free
     const { assert!(P::N < 0xFFFF) };
     let w = support.len();
     let n = P::N as u32;
     let t = P::REJECTION_THRESHOLD as u64;
+    let cap = cap.min(KEYGEN_SLOTS);
     let mut src = Candidates::new(flavour, w);
-    // The accepted positions, newest first, two 16-bit lanes per word (n < 2^16 at every
-    // level): slot i is lane i mod 2 of word i / 2. Free slots hold 0xFFFF, which never equals
-    // a position, so the duplicate test needs no "slot in use" mask.
-    let mut packed = [u32::MAX; MAX_WEIGHT.div_ceil(2)];
-    let nw = w.div_ceil(2);
-    let slots = &mut packed[..nw];
+    let mut packed = [u32::MAX; KEYGEN_SLOTS / 2];
     let mut count: u32 = 0;
-    // Before candidate i (a public index: only the number of candidates drawn is revealed) at
-    // most i slots are in use, slots 0..count: the test reads the first ⌈i/2⌉ words, the shift
-    // the first ⌊i/2⌋ + 1 (the lane it moves out of them is a free one).
     let mut i = 0usize;
-    while (count as usize) < w {
+    while (count as usize) < w && i < cap {
         let c = src.next(xof);
         let valid = mask_lt_u64(c as u64, t) as u32;
         let pos = barrett_reduce(c, n, P::BARRETT_MU);
-        let dup = any_lane_equal(pos, &slots[..i.div_ceil(2).min(nw)]);
+        let dup = any_lane_equal(pos, &packed[..i.div_ceil(2)]);
         let accept = barrier(valid & !dup);
-        shift_in_lanes(&mut slots[..(i / 2 + 1).min(nw)], pos, accept);
+        set_lane(&mut packed, i, pos | (!accept & 0xFFFF));
         count += accept & 1;
         i += 1;
     }
-    // Sampling order is the reverse of the shift register's (a fixed permutation).
-    for (i, s) in support.iter_mut().enumerate() {
-        let slot = w - 1 - i;
-        *s = (packed[slot / 2] >> (16 * (slot % 2))) & 0xFFFF;
+    let full = (count as usize) < w;
+    let passes = if full { i } else { i - w };
+    for _ in 0..passes {
+        drop_first_free(&mut packed, i);
+    }
+    for (j, s) in support.iter_mut().enumerate() {
+        *s = if j < i { lane(&packed, j) } else { 0xFFFF };
+    }
+    if full {
+        while (count as usize) < w {
+            let c = src.next(xof);
+            count += keygen_masked_step::<P>(c, support, count);
+        }
     }
 }
 
+/// Lane `j` (public) of `packed`.
+#[inline]
+fn lane(packed: &[u32], j: usize) -> u32 {
+    (packed[j / 2] >> (16 * (j % 2))) & 0xFFFF
+}
+
+/// Removes the first free slot (0xFFFF) among the first `len` lanes of `packed`: the lanes
+/// after it move down by one and the last becomes free; without a free slot nothing
+/// changes. Every lane is read and written under masks.
+fn drop_first_free(packed: &mut [u32], len: usize) {
+    let mut seen = 0u32;
+    for j in 0..len {
+        let a = lane(packed, j);
+        let b = if j + 1 < len {
+            lane(packed, j + 1)
+        } else {
+            0xFFFF
+        };
+        seen |= barrier(((a ^ 0xFFFF).leading_zeros() >> 5).wrapping_neg());
+        set_lane(packed, j, a ^ ((a ^ b) & seen));
+    }
+}
+
+/// One candidate `c` of the masked sampler: accepted (returns 1) when below the threshold
+/// and not among `support`, then written to slot `count` under an equality mask on every
+/// slot index; else returns 0 and nothing changes. Constant time.
+fn keygen_masked_step<P: ParamSet>(c: u32, support: &mut [u32], count: u32) -> u32 {
+    let valid = mask_lt_u64(c as u64, P::REJECTION_THRESHOLD as u64) as u32;
+    let pos = barrett_reduce(c, P::N as u32, P::BARRETT_MU);
+    let dup = any_equal(pos, support);
+    let accept = barrier(valid & !dup);
+    for (j, s) in support.iter_mut().enumerate() {
+        let here = accept & (((j as u32 ^ count).leading_zeros() >> 5).wrapping_neg());
+        *s ^= here & (pos ^ *s);
+    }
+    accept & 1
+}
+
 /// All-ones if some 16-bit lane of `slots` equals `pos` (< 2^16), else zero; constant time.
-/// A lane of v = word ^ (pos in both lanes) is zero iff equal, and
-/// (v − 0x0001_0001) & !v has bit 15 or 31 set iff v has a zero lane (exact: a borrow into the
-/// upper lane only comes from a zero lower lane). Three instructions and a load per two slots.
+/// A lane of v = word ^ (pos in both lanes) is zero iff equal, and the unsigned saturating
+/// lane difference 0x0001_0001 ⊖ v (one `UQSUB16` on the board) is 1 in exactly those lanes:
+/// two instructions and a load per two slots besides the OR.
 #[inline]
 fn any_lane_equal(pos: u32, slots: &[u32]) -> u32 {
+    let pp = pos.wrapping_mul(0x0001_0001);
+    let mut acc = 0u32;
+    // unrolled by hand: the compiler does not unroll around inline assembly
+    let mut quads = slots.chunks_exact(4);
+    for q in &mut quads {
+        acc |= uqsub16(0x0001_0001, q[0] ^ pp);
+        acc |= uqsub16(0x0001_0001, q[1] ^ pp);
+        acc |= uqsub16(0x0001_0001, q[2] ^ pp);
+        acc |= uqsub16(0x0001_0001, q[3] ^ pp);
+    }
+    for &s in quads.remainder() {
+        acc |= uqsub16(0x0001_0001, s ^ pp);
+    }
+    ((acc | acc.wrapping_neg()) >> 31).wrapping_neg()
+}
+
+/// Per 16-bit lane, a ⊖ b saturated at 0: `UQSUB16` on the board (inline assembly under
+/// feature `m4-asm`), [`uqsub16_model`] elsewhere.
+#[inline(always)]
+fn uqsub16(a: u32, b: u32) -> u32 {
+    #[cfg(all(feature = "m4-asm", target_os = "none", target_arch = "arm"))]
+    {
+        let r: u32;
+        // SAFETY: register-only DSP instruction (flags untouched).
+        unsafe {
+            core::arch::asm!("uqsub16 {r}, {a}, {b}", r = lateout(reg) r, a = in(reg) a, b = in(reg) b, options(pure, nomem, nostack))
+        };
+        r
+    }
+    #[cfg(not(all(feature = "m4-asm", target_os = "none", target_arch = "arm")))]
+    uqsub16_model(a, b)
+}
+
+/// The lane arithmetic of `UQSUB16`, branch-free: each 16-bit lane of a − b, or 0 where
+/// b's lane is larger.
+#[inline(always)]
+fn uqsub16_model(a: u32, b: u32) -> u32 {
+    let lane = |x: u32, y: u32| {
+        let d = x.wrapping_sub(y); // x, y < 2^16: bit 31 set iff y > x
+        d & ((d >> 31).wrapping_sub(1)) & 0xFFFF
+    };
+    lane(a & 0xFFFF, b & 0xFFFF) | lane(a >> 16, b >> 16) << 16
+}
+
+/// The previous zero-lane test ((v − 0x0001_0001) & !v, bits 15 and 31): the reference of
+/// [`any_lane_equal`].
+#[cfg(test)]
+fn any_lane_equal_reference(pos: u32, slots: &[u32]) -> u32 {
     let pp = pos.wrapping_mul(0x0001_0001);
     let mut acc = 0u32;
     for &s in slots {
@@ -205,22 +324,6 @@ fn any_lane_equal(pos: u32, slots: &[u32]) -> u32 {
     }
     let x = acc & 0x8000_8000;
     ((x | x.wrapping_neg()) >> 31).wrapping_neg()
-}
-
-/// Under the mask `accept` (all-ones or zero), shifts the 16-bit slots up by one (slot i to
-/// i + 1) and puts `pos` in slot 0; with `accept` = 0 nothing changes. Every word is read and
-/// written whatever the mask. The word is (cur << k) | (prev's upper lane & mask) with
-/// k = 16 & mask: three instructions, the shift by a register amount (one cycle on the
-/// Cortex-M4 whatever the amount, docs/m4-timing.md).
-#[inline]
-fn shift_in_lanes(slots: &mut [u32], pos: u32, accept: u32) {
-    let k = accept & 16;
-    let mut prev = pos << 16;
-    for s in slots.iter_mut() {
-        let cur = *s;
-        *s = (cur << k) | ((prev >> 16) & accept);
-        prev = cur;
-    }
 }
 
 /// The keygen sampler of the previous version (accepted positions written to slot `count`
@@ -332,130 +435,4 @@ pub fn encrypt_supports<P: ParamSet>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::params::{Hqc1, Hqc3, Hqc5};
-
-    fn check_barrett<P: ParamSet>() {
-        let n = P::N as u32;
-        for c in (0..(1u32 << 24)).step_by(7) {
-            assert_eq!(barrett_reduce(c, n, P::BARRETT_MU), c % n, "c = {c}");
-        }
-        for c in (1u32 << 24) - 4096..(1u32 << 24) {
-            assert_eq!(barrett_reduce(c, n, P::BARRETT_MU), c % n, "c = {c}");
-        }
-    }
-
-    #[test]
-    fn barrett_equals_mod() {
-        check_barrett::<Hqc1>();
-        check_barrett::<Hqc3>();
-        check_barrett::<Hqc5>();
-    }
-
-    #[test]
-    fn any_equal_is_membership() {
-        let list = [0u32, 5, u32::MAX, 1 << 31, 17_668, 0x7FFF_FFFF];
-        for x in [
-            0u32,
-            1,
-            4,
-            5,
-            6,
-            u32::MAX,
-            u32::MAX - 1,
-            1 << 31,
-            (1 << 31) + 1,
-            17_668,
-            0x7FFF_FFFF,
-        ] {
-            let want = if list.contains(&x) { u32::MAX } else { 0 };
-            assert_eq!(any_equal(x, &list), want, "x = {x:#x}");
-        }
-        assert_eq!(any_equal(3, &[]), 0);
-    }
-
-    fn keygen_sampler_equals_reference<P: ParamSet>() {
-        for f in [Flavour::V2026_02, Flavour::V5_0_0] {
-            for k in 0..40u8 {
-                let seed = [k.wrapping_mul(37) ^ 0x5A; 32];
-                let mut a = Xof::new(&seed, f);
-                let mut b = Xof::new(&seed, f);
-                for w in [P::W, P::W, 1, 2, 3, MAX_WEIGHT] {
-                    let mut x = [0u32; MAX_WEIGHT];
-                    let mut y = [0u32; MAX_WEIGHT];
-                    sample_keygen::<P>(&mut a, f, &mut x[..w]);
-                    sample_keygen_reference::<P>(&mut b, f, &mut y[..w]);
-                    assert_eq!(x[..w], y[..w], "{f:?} seed {k} w {w}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn lane_membership_and_shift() {
-        // positions fit a 16-bit lane with 0xFFFF free at every level
-        const _: () = assert!(Hqc1::N < 0xFFFF && Hqc3::N < 0xFFFF && Hqc5::N < 0xFFFF);
-        let vals = [
-            0u32, 1, 2, 0x7FFF, 0x8000, 0x8001, 0xFFFE, 0x0101, 17_668, 57_636,
-        ];
-        for &a in &vals {
-            for &b in &vals {
-                let slots = [a | b << 16, u32::MAX];
-                for &x in &vals {
-                    let want = if x == a || x == b { u32::MAX } else { 0 };
-                    assert_eq!(any_lane_equal(x, &slots), want, "{a:#x} {b:#x} {x:#x}");
-                }
-            }
-        }
-        let mut s = [0x0002_0001u32, 0xFFFF_0003];
-        shift_in_lanes(&mut s, 9, 0);
-        assert_eq!(s, [0x0002_0001, 0xFFFF_0003]);
-        shift_in_lanes(&mut s, 9, u32::MAX);
-        assert_eq!(s, [0x0001_0009, 0x0003_0002]);
-    }
-
-    #[test]
-    fn keygen_sampler_equals_the_reference() {
-        keygen_sampler_equals_reference::<Hqc1>();
-        keygen_sampler_equals_reference::<Hqc3>();
-        keygen_sampler_equals_reference::<Hqc5>();
-    }
-
-    fn encrypt_sampler_equals_reference<P: ParamSet>() {
-        for f in [Flavour::V2026_02, Flavour::V5_0_0] {
-            for k in 0..40u8 {
-                let seed = [k.wrapping_mul(29) ^ 0xA5; 32];
-                let mut a = Xof::new(&seed, f);
-                let mut b = Xof::new(&seed, f);
-                for w in [P::WR, P::WR, P::W, 0, 1, 2, 3, MAX_WEIGHT] {
-                    let mut x = [0u32; MAX_WEIGHT];
-                    let mut y = [0u32; MAX_WEIGHT];
-                    sample_encrypt::<P>(&mut a, &mut x[..w]);
-                    sample_encrypt_reference::<P>(&mut b, &mut y[..w]);
-                    assert_eq!(x[..w], y[..w], "{f:?} seed {k} w {w}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn encrypt_sampler_equals_the_reference() {
-        encrypt_sampler_equals_reference::<Hqc1>();
-        encrypt_sampler_equals_reference::<Hqc3>();
-        encrypt_sampler_equals_reference::<Hqc5>();
-    }
-
-    #[test]
-    fn encrypt_sampler_gives_distinct_positions() {
-        let mut xof = Xof::new(&[3u8; 32], Flavour::V2026_02);
-        for _ in 0..50 {
-            let mut s = [0u32; 149];
-            sample_encrypt::<Hqc5>(&mut xof, &mut s);
-            let mut sorted = s;
-            sorted.sort_unstable();
-            assert!(sorted.windows(2).all(|w| w[0] < w[1]));
-            assert!(sorted.iter().all(|&p| (p as usize) < Hqc5::N));
-        }
-    }
-}
+mod tests;

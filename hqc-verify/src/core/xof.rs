@@ -65,6 +65,13 @@ impl Xof {
         }
     }
 
+    /// One read of `8·out.len()` bytes as little-endian words (the same stream position and
+    /// values as [`Xof::read`] of that many bytes: a multiple of 8 reads alike in both
+    /// flavours).
+    pub fn read_words(&mut self, out: &mut [u64]) {
+        self.sponge.squeeze_words(out);
+    }
+
     /// One read of `out.len()` bytes (one `read(L)` of §5.2).
     pub fn read(&mut self, out: &mut [u8]) {
         let len = out.len();
