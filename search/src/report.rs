@@ -530,7 +530,7 @@ pub fn merge_reports(
     let mut base = report_config(r0);
     base.shard = None;
     let s_count = r0.shard.map_or(1, |s| s.count);
-    let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
+    let mut shards: Vec<(&Path, Shard)> = Vec::new();
     for (path, r) in &reports {
         let mut c = report_config(r);
         let sh = c.shard.take().unwrap_or(Shard { index: 0, count: 1 });
@@ -542,34 +542,9 @@ pub fn merge_reports(
                 crate::driver::config_diff(&base, &c)
             )));
         }
-        if sh.count != s_count {
-            return Err(SearchError::Merge(format!(
-                "{} is shard {}/{} but {} is of a split into {s_count}",
-                path.display(),
-                sh.index,
-                sh.count,
-                p0.display()
-            )));
-        }
-        if let Some(prev) = seen.insert(sh.index, path) {
-            return Err(SearchError::Merge(format!(
-                "shard {}/{s_count} given twice ({} and {})",
-                sh.index,
-                prev.display(),
-                path.display()
-            )));
-        }
+        shards.push((*path, sh));
     }
-    let missing: Vec<String> = (0..s_count)
-        .filter(|i| !seen.contains_key(i))
-        .map(|i| format!("{i}/{s_count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(SearchError::Merge(format!(
-            "missing shard(s) {}",
-            missing.join(", ")
-        )));
-    }
+    check_shard_set(p0, shards, s_count)?;
     // the configuration must be one this tool accepts (this also bounds m and l)
     crate::moduli::prepare(&crate::moduli::ModuliArgs {
         m: base.m,
@@ -719,4 +694,45 @@ pub fn summary(r: &ScanReport) -> String {
         None => s.push_str("no admissible modulus found"),
     }
     s
+}
+
+/// The shards given to a merge form one complete split into `s_count` shards: every part is of
+/// that split, no index is given twice and none is missing (`p0` names the first part). The one
+/// check of the weight scan's and the joint search's merges.
+pub(crate) fn check_shard_set<'a>(
+    p0: &Path,
+    shards: impl IntoIterator<Item = (&'a Path, Shard)>,
+    s_count: u32,
+) -> Result<()> {
+    let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
+    for (path, sh) in shards {
+        if sh.count != s_count {
+            return Err(SearchError::Merge(format!(
+                "{} is shard {}/{} but {} is of a split into {s_count}",
+                path.display(),
+                sh.index,
+                sh.count,
+                p0.display()
+            )));
+        }
+        if let Some(prev) = seen.insert(sh.index, path) {
+            return Err(SearchError::Merge(format!(
+                "shard {}/{s_count} given twice ({} and {})",
+                sh.index,
+                prev.display(),
+                path.display()
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..s_count)
+        .filter(|i| !seen.contains_key(i))
+        .map(|i| format!("{i}/{s_count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(SearchError::Merge(format!(
+            "missing shard(s) {}",
+            missing.join(", ")
+        )));
+    }
+    Ok(())
 }

@@ -78,7 +78,7 @@ fn check_split(reports: &[Part]) -> Result<JointConfig> {
     let mut base = r0.config.clone();
     base.shard = None;
     let s_count = r0.config.shard.map_or(1, |s| s.count);
-    let mut seen: BTreeMap<u32, &PathBuf> = BTreeMap::new();
+    let mut shards: Vec<(&std::path::Path, Shard)> = Vec::new();
     for (path, r, _) in reports {
         let mut c = r.config.clone();
         let sh = c.shard.take().unwrap_or(Shard { index: 0, count: 1 });
@@ -90,34 +90,9 @@ fn check_split(reports: &[Part]) -> Result<JointConfig> {
                 json_diff(&base, &c)
             )));
         }
-        if sh.count != s_count {
-            return Err(SearchError::Merge(format!(
-                "{} is shard {}/{} but {} is of a split into {s_count}",
-                path.display(),
-                sh.index,
-                sh.count,
-                p0.display()
-            )));
-        }
-        if let Some(prev) = seen.insert(sh.index, path) {
-            return Err(SearchError::Merge(format!(
-                "shard {}/{s_count} given twice ({} and {})",
-                sh.index,
-                prev.display(),
-                path.display()
-            )));
-        }
+        shards.push((path.as_path(), sh));
     }
-    let missing: Vec<String> = (0..s_count)
-        .filter(|i| !seen.contains_key(i))
-        .map(|i| format!("{i}/{s_count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(SearchError::Merge(format!(
-            "missing shard(s) {}",
-            missing.join(", ")
-        )));
-    }
+    crate::report::check_shard_set(p0, shards, s_count)?;
     if base.schema_version != JOINT_SCHEMA_VERSION
         || base.tool_version != crate::report::TOOL_VERSION
         || base.cost_model_version != COST_MODEL_VERSION
