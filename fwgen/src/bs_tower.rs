@@ -285,7 +285,8 @@ fn emit_blocks(base: &str, k: usize, n: usize, nleaves: usize) -> Result<String,
         )));
     }
     // the first `ns` leaves are loaded once into s0..s{ns-1} (VLDM) and read by VMOV in every
-    // block; s16.. are callee-saved (AAPCS-VFP), so VPUSH/VPOP keep them
+    // block; s16.. are callee-saved (AAPCS-VFP), so VPUSH/VPOP keep them unless the including
+    // file defines FAFFT_FP_SAVED
     let ns = nleaves.min(32);
     let leaf = |i: &str| -> String {
         let parsed = i
@@ -316,9 +317,18 @@ fn emit_blocks(base: &str, k: usize, n: usize, nleaves: usize) -> Result<String,
         asm.push(format!("vpop {{s16-s{}}}", ns - 1));
     }
     asm.push(insns[pop].to_string());
+    // the FPU register save is left out where the caller has saved s16-s31 already
+    // (FAFFT_FP_SAVED: the board's transform, docs/board.md section 17.3)
     let body: Vec<String> = asm
         .iter()
-        .map(|x| format!("        \"{x}\\n\\t\""))
+        .map(|x| {
+            let line = format!("        \"{x}\\n\\t\"");
+            if x.starts_with("vpush") || x.starts_with("vpop") {
+                format!("#ifndef FAFFT_FP_SAVED\n{line}\n#endif")
+            } else {
+                line
+            }
+        })
         .collect();
     let sig = "uint32_t *acc __attribute__((unused)), const uint32_t *y __attribute__((unused)), const uint32_t *lv __attribute__((unused))";
     Ok([

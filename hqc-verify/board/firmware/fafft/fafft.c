@@ -15,6 +15,11 @@
 #include "gen_xor_programs.h"
 #endif
 #endif
+/* The board's transform saves s16-s31 once per layer (FP_FRAME below), so the tower kernels
+   it calls leave out their own save (docs/board.md section 17.3). */
+#if defined(FAFFT_ASM_ROUTINES) && !defined(HOST_BUILD)
+#define FAFFT_FP_SAVED 1
+#endif
 #include "bs_tower_gen.h"
 #include "bs_sub10.h"
 /* FAFFT_STAGE_PREFIX: a string literal put before every stage label (the second instance of a
@@ -185,7 +190,16 @@ static uint32_t gam_rows[FAFFT_L + 1][32];
 #if defined(FAFFT_ASM_ROUTINES) && !defined(HOST_BUILD)
 /* The exported Thumb-2 routines (search export: NAME.S), void NAME(uint32_t *out, const uint32_t *in)
    on 32-word bitsliced arrays, out and in never aliased. */
-#define FAFFT_ROUTINE(name) void name(uint32_t *out, const uint32_t *in);
+/* Each routine is also linked as NAME_nosave (the Makefile assembles the same file with its
+   vpush/vpop {s16-s31} turned into sp -/+ 64): it leaves s16-s31 changed. The transform calls
+   only the _nosave forms, from functions that name FP_FRAME(): the compiler then saves s16-s31
+   once in their prologue instead of once per routine call (docs/board.md section 17.3). */
+#define FAFFT_ROUTINE(name) void name(uint32_t *out, const uint32_t *in); \
+    void name##_nosave(uint32_t *out, const uint32_t *in);
+#define R_(name) name##_nosave
+#define FP_FRAME()                                                                               \
+    __asm__ volatile("" ::: "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", \
+                     "s26", "s27", "s28", "s29", "s30", "s31")
 FAFFT_ROUTINE(encode_to_gft_full_length)
 FAFFT_ROUTINE(decode_from_gft_full_length)
 FAFFT_ROUTINE(gft_mul_s_inv_1_beta) FAFFT_ROUTINE(gft_mul_s_inv_2_beta) FAFFT_ROUTINE(gft_mul_s_inv_3_beta)
@@ -194,41 +208,44 @@ FAFFT_ROUTINE(gft_mul_s_inv_7_beta) FAFFT_ROUTINE(gft_mul_s_inv_8_beta) FAFFT_RO
 FAFFT_ROUTINE(gft_mul_s_inv_10_beta) FAFFT_ROUTINE(gft_mul_s_inv_11_beta) FAFFT_ROUTINE(gft_mul_s_inv_12_beta)
 FAFFT_ROUTINE(gft_mul_s_inv_13_beta)
 static void (*const gamma_asm[16])(uint32_t *, const uint32_t *) = {
-    0, gft_mul_s_inv_1_beta, gft_mul_s_inv_2_beta, gft_mul_s_inv_3_beta, gft_mul_s_inv_4_beta,
-    gft_mul_s_inv_5_beta,
+    0, R_(gft_mul_s_inv_1_beta), R_(gft_mul_s_inv_2_beta), R_(gft_mul_s_inv_3_beta), R_(gft_mul_s_inv_4_beta),
+    R_(gft_mul_s_inv_5_beta),
 #if FAFFT_L >= 6
-    gft_mul_s_inv_6_beta,
+    R_(gft_mul_s_inv_6_beta),
 #endif
 #if FAFFT_L >= 7
-    gft_mul_s_inv_7_beta,
+    R_(gft_mul_s_inv_7_beta),
 #endif
 #if FAFFT_L >= 8
-    gft_mul_s_inv_8_beta,
+    R_(gft_mul_s_inv_8_beta),
 #endif
 #if FAFFT_L >= 9
-    gft_mul_s_inv_9_beta,
+    R_(gft_mul_s_inv_9_beta),
 #endif
 #if FAFFT_L >= 10
-    gft_mul_s_inv_10_beta,
+    R_(gft_mul_s_inv_10_beta),
 #endif
 #if FAFFT_L >= 11
-    gft_mul_s_inv_11_beta,
+    R_(gft_mul_s_inv_11_beta),
 #endif
 #if FAFFT_L >= 12
-    gft_mul_s_inv_12_beta,
+    R_(gft_mul_s_inv_12_beta),
 #endif
 #if FAFFT_L >= 13
-    gft_mul_s_inv_13_beta,
+    R_(gft_mul_s_inv_13_beta),
 #endif
 };
 #define FAFFT_USE_ASM 1
+#else
+#define FP_FRAME() ((void)0)
 #endif
 
 __attribute__((unused)) static void encode_apply(uint32_t *x)
 {
 #if defined(FAFFT_USE_ASM)
+    FP_FRAME();
     uint32_t t[32];
-    encode_to_gft_full_length(t, x);
+    R_(encode_to_gft_full_length)(t, x);
     memcpy(x, t, sizeof t);
 #elif defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
     encode_xor(x, x);
@@ -242,8 +259,9 @@ __attribute__((unused)) static void encode_apply(uint32_t *x)
 __attribute__((unused)) static void decode_apply(uint32_t *x)
 {
 #if defined(FAFFT_USE_ASM)
+    FP_FRAME();
     uint32_t t[32];
-    decode_from_gft_full_length(t, x);
+    R_(decode_from_gft_full_length)(t, x);
     memcpy(x, t, sizeof t);
 #elif defined(HAVE_GEN_XOR) && defined(GEN_XOR_INOUT)
     decode_xor(x, x);
@@ -319,6 +337,7 @@ static void (*const gamma_acc_prog[16])(uint32_t *, const uint32_t *) = {
 static inline void gamma_acc(unsigned j, uint32_t *acc, const uint32_t *y)
 {
 #if defined(FAFFT_USE_ASM)
+    FP_FRAME();
     uint32_t t[32];
     gamma_asm[j](t, y);
     xor_into(acc, t, 32);
@@ -339,6 +358,7 @@ static inline void gamma_acc(unsigned j, uint32_t *acc, const uint32_t *y)
 __attribute__((unused)) static inline void gamma_apply(unsigned j, uint32_t *x)
 {
 #if defined(FAFFT_USE_ASM)
+    FP_FRAME();
     uint32_t t[32];
     gamma_asm[j](t, x);
     memcpy(x, t, sizeof t);
@@ -756,6 +776,7 @@ void ibasis_cvt(uint32_t *f, unsigned L)
 /* ------------------------------------------------------------------ Encode / Decode sec. 7.3 */
 void fafft_encode(fafft_vals_t *v, const uint32_t *g)
 {
+    FP_FRAME();
     for (unsigned b = 0; b < NG; b++) {
         uint32_t *x = v->g[b];
 #if defined(FAFFT_USE_ASM)
@@ -764,7 +785,7 @@ void fafft_encode(fafft_vals_t *v, const uint32_t *g)
         const uint32_t *gb = g + b;
 #pragma GCC unroll 32
         for (unsigned j = 0; j < 32; j++) t[j] = gb[j * NG];
-        encode_to_gft_full_length(x, t);
+        R_(encode_to_gft_full_length)(x, t);
 #else
         for (unsigned j = 0; j < 32; j++) x[j] = g[j * NG + b];
         encode_apply(x);
@@ -774,11 +795,12 @@ void fafft_encode(fafft_vals_t *v, const uint32_t *g)
 
 void fafft_decode(uint32_t *g, fafft_vals_t *v)
 {
+    FP_FRAME();
     for (unsigned b = 0; b < NG; b++) {
         uint32_t *x = v->g[b];
 #if defined(FAFFT_USE_ASM)
         uint32_t t[32];
-        decode_from_gft_full_length(t, x);
+        R_(decode_from_gft_full_length)(t, x);
         uint32_t *gb = g + b;
 #pragma GCC unroll 32
         for (unsigned j = 0; j < 32; j++) gb[j * NG] = t[j];
@@ -914,6 +936,7 @@ static inline void bfly_u(uint32_t *X, uint32_t *Y, unsigned j, unsigned k, int 
 
 static void btfy_cross(fafft_vals_t *v, unsigned L, int inverse)
 {
+    FP_FRAME();
     unsigned hg = 1u << (L - 6), j = FAFFT_L - L + 1;
     for (unsigned k = 0; k < (NG >> (L - 5)); k++)
         for (unsigned b = 2 * hg * k; b < 2 * hg * k + hg; b++)
@@ -922,6 +945,7 @@ static void btfy_cross(fafft_vals_t *v, unsigned L, int inverse)
 
 static void btfy_low(fafft_vals_t *v, unsigned L, int inverse)
 {
+    FP_FRAME();
     unsigned h = 1u << (L - 1), j = FAFFT_L - L + 1;
     for (unsigned p = 0; p < NGS / 2; p++) {
         unsigned g = pair_group(L, p);
@@ -1302,6 +1326,12 @@ static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned
         kara_low3(r, a, b, n / 3, tmp);
         return;
     }
+    if (n == 2) {   /* the loop below for n = 2, without the call to clear r */
+        uint64_t p = clmul32(a[0], b[0]);
+        r[0] = (uint32_t)p;
+        r[1] = (uint32_t)(p >> 32) ^ clmul32lo(a[0], b[1]) ^ clmul32lo(a[1], b[0]);
+        return;
+    }
     if (n <= 3 || (n & 1)) {
         memset(r, 0, n * sizeof(uint32_t));
         for (unsigned i = 0; i < n; i++) {
@@ -1315,11 +1345,10 @@ static void kara_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned
         return;
     }
     unsigned h = n / 2;
-    uint32_t *t1 = tmp, *t2 = tmp + h, *full = tmp + 2 * h, *next = tmp + 4 * h;
-    kara_full(full, a, b, h, next);            /* a0 b0: n words */
+    uint32_t *t1 = tmp, *t2 = tmp + h, *next = tmp + 2 * h;
+    kara_full(r, a, b, h, next);               /* a0 b0: n words, into r directly */
     kara_low(t1, a, b + h, h, next);            /* a0 b1 mod x^h */
     kara_low(t2, a + h, b, h, next);            /* a1 b0 mod x^h */
-    memcpy(r, full, n * sizeof(uint32_t));
     xor_into(r + h, t1, h);
     xor_into(r + h, t2, h);
 }

@@ -215,7 +215,7 @@ def emit_blocks(base, k, n, nleaves):
         f"__attribute__((naked, noinline, unused)) static void bs_mulacc{k}x{n}({sig})",
         "{",
         "    __asm__ volatile(",
-        "\n".join(f'        "{x}\\n\\t"' for x in asm) + ");",
+        "\n".join(fp_guard(x, f'        "{x}\\n\\t"') for x in asm) + ");",
         "}",
         "#else",
         f"static inline __attribute__((unused)) void bs_mulacc{k}x{n}(uint32_t *restrict acc, "
@@ -225,6 +225,14 @@ def emit_blocks(base, k, n, nleaves):
         "}",
         "#endif",
     ])
+
+
+
+def fp_guard(insn, line):
+    """the FPU register save is left out where the caller saved s16-s31 (FAFFT_FP_SAVED)"""
+    if insn.startswith(("vpush", "vpop")):
+        return f"#ifndef FAFFT_FP_SAVED\n{line}\n#endif"
+    return line
 
 
 V = [0x00000001, 0x00000002, 0x00000005, 0x00000009, 0x00000013, 0x0000002c, 0x00000057, 0x00000092,
