@@ -388,17 +388,52 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
         salt: &[u8; SALT_BYTES],
         probe: &mut Pr,
     ) -> (Ciphertext<P>, SharedSecret) {
-        let (k, mut theta) = region(probe, Component::Hash, || hash_g(h_ek, m, salt));
         let mut ct = Ciphertext::<P>::zero();
-        {
-            let c = ct.bytes.as_mut();
-            let (u, rest) = c.split_at_mut(P::BYTES);
-            let (v, s) = rest.split_at_mut(P::V_BYTES);
-            pke::encrypt::<P, M, Pr>(&self.mul, self.flavour, key, m, &theta, u, v, probe);
-            s.copy_from_slice(salt);
-        }
-        zeroize(&mut theta);
+        let k = self.encaps_core(key, h_ek, m, salt, ct.bytes.as_mut(), probe);
         (ct, SharedSecret(k))
+    }
+
+    /// Encrypt and the key of Encaps, the ciphertext written into `ct` (`P::CT_BYTES`).
+    fn encaps_core<Pr: Probe>(
+        &self,
+        key: &EncryptionKey<P, M>,
+        h_ek: &[u8; 32],
+        m: &[u8],
+        salt: &[u8; SALT_BYTES],
+        ct: &mut [u8],
+        probe: &mut Pr,
+    ) -> [u8; SS_BYTES] {
+        let (k, mut theta) = region(probe, Component::Hash, || hash_g(h_ek, m, salt));
+        let (u, rest) = ct.split_at_mut(P::BYTES);
+        let (v, s) = rest.split_at_mut(P::V_BYTES);
+        pke::encrypt::<P, M, Pr>(&self.mul, self.flavour, key, m, &theta, u, v, probe);
+        s.copy_from_slice(salt);
+        zeroize(&mut theta);
+        k
+    }
+
+    /// Encaps on raw bytes into caller buffers: `ek` (`P::EK_BYTES`), m (k bytes), the salt;
+    /// writes the ciphertext into `ct` (`P::CT_BYTES`) and the shared secret into `ss`.
+    /// The same result as [`Self::encaps_probed`], without building and moving a
+    /// [`Ciphertext`] (on a small core each move of it is a 4 to 14 KB copy). Wrong lengths
+    /// are errors and leave `ct` and `ss` unchanged.
+    pub fn encaps_into<Pr: Probe>(
+        &self,
+        ek: &[u8],
+        m: &[u8],
+        salt: &[u8; SALT_BYTES],
+        ct: &mut [u8],
+        ss: &mut [u8; SS_BYTES],
+        probe: &mut Pr,
+    ) -> Result<(), Error> {
+        check_message::<P>(m)?;
+        check_len::<P>(Field::EncapsKey, P::EK_BYTES, ek.len())?;
+        check_len::<P>(Field::Ciphertext, P::CT_BYTES, ct.len())?;
+        let h_ek = region(probe, Component::Hash, || hash_h(ek));
+        let mut key = EncryptionKey::<P, M>::empty();
+        key.load_ek(ek, probe);
+        *ss = self.encaps_core(&key, &h_ek, m, salt, ct, probe);
+        Ok(())
     }
 
     // ----- Decaps -------------------------------------------------------------------
@@ -555,12 +590,16 @@ impl<P: ParamSet, M: Multiplier> Hqc<P, M> {
 }
 
 fn check_message<P: ParamSet>(m: &[u8]) -> Result<(), Error> {
-    if m.len() != P::K {
+    check_len::<P>(Field::Message, P::K, m.len())
+}
+
+fn check_len<P: ParamSet>(field: Field, expected: usize, got: usize) -> Result<(), Error> {
+    if got != expected {
         return Err(Error::InvalidLength {
-            field: Field::Message,
+            field,
             level: P::LEVEL.name(),
-            expected: P::K,
-            got: m.len(),
+            expected,
+            got,
         });
     }
     Ok(())

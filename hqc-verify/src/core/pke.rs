@@ -67,21 +67,34 @@ impl<P: ParamSet, M: Multiplier> EncryptionKey<P, M> {
     /// # Preconditions
     /// `ek.len() == P::EK_BYTES`.
     pub fn from_ek<Pr: Probe>(ek: &[u8], probe: &mut Pr) -> Self {
-        let mut h = P::Poly::zeroed();
-        region(probe, Component::Sampling, || {
-            expand_h::<P>(&ek[..SEED_BYTES], h.as_mut())
-        });
-        let mut s = P::Poly::zeroed();
-        words_from_bytes(&ek[SEED_BYTES..P::EK_BYTES], s.as_mut());
-        let last = s.as_ref()[P::WORDS - 1];
-        let s_padding = ((last >> (P::N % 64)) & ((1u64 << P::PAD_BITS) - 1)) as u8;
-        mask_to_n(s.as_mut(), P::N);
+        let mut key = Self::empty();
+        key.load_ek(ek, probe);
+        key
+    }
+
+    /// A key of zero polynomials, to be filled by [`Self::load_ek`] where it stands (a key
+    /// returned by value is one more copy of its polynomials on a small core).
+    pub fn empty() -> Self {
         EncryptionKey {
-            h,
-            s,
-            s_padding,
+            h: P::Poly::zeroed(),
+            s: P::Poly::zeroed(),
+            s_padding: 0,
             prepared: None,
         }
+    }
+
+    /// Sets this key to the one of `ek` (length `P::EK_BYTES`, as in [`Self::from_ek`]);
+    /// drops any prepared forms.
+    pub fn load_ek<Pr: Probe>(&mut self, ek: &[u8], probe: &mut Pr) {
+        self.prepared = None;
+        region(probe, Component::Sampling, || {
+            expand_h::<P>(&ek[..SEED_BYTES], self.h.as_mut())
+        });
+        let s = self.s.as_mut();
+        words_from_bytes(&ek[SEED_BYTES..P::EK_BYTES], s);
+        let last = s[P::WORDS - 1];
+        self.s_padding = ((last >> (P::N % 64)) & ((1u64 << P::PAD_BITS) - 1)) as u8;
+        mask_to_n(s, P::N);
     }
 
     /// Prepares h and s with `mul` (key caching).

@@ -135,15 +135,16 @@ impl<P: ParamSet> CFafftMul<P> {
     }
 
     /// `out = a·b` with the transforms of slots `sa` (required) and `sb` (or [`NO_SLOT`]).
-    fn mul_slots(&self, a: &P::Poly, sa: u32, b: &P::Poly, sb: u32, out: &mut [u64]) {
-        assert!(self.n == P::N && out.len() >= P::WORDS);
-        out.fill(0);
+    fn mul_slots(&self, a: &[u64], sa: u32, b: &[u64], sb: u32, out: &mut [u64]) {
+        assert!(self.n == P::N && out.len() >= P::WORDS && a.len() >= P::WORDS && b.len() >= P::WORDS);
+        // the C writes ⌈n/32⌉ u32 words; only the rest (the top half of the last word) is cleared
+        out[P::WORDS - 1..].fill(0);
         // SAFETY: as in `mul_plain`; the slots are owned by live `CPrepared`s.
         let rc = unsafe {
             fafft_crt_mul_pre(
-                a.as_ref().as_ptr() as *const u32,
+                a.as_ptr() as *const u32,
                 sa,
-                b.as_ref().as_ptr() as *const u32,
+                b.as_ptr() as *const u32,
                 sb,
                 out.as_mut_ptr() as *mut u32,
             )
@@ -151,16 +152,17 @@ impl<P: ParamSet> CFafftMul<P> {
         assert!(rc == 0, "fafft_crt_mul_pre refused a slot it handed out");
     }
 
-    fn mul_plain(&self, a: &P::Poly, b: &P::Poly, out: &mut [u64]) {
+    fn mul_plain(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
         // ⌈n/32⌉ ≤ 2·⌈n/64⌉ words are read from a, b and written to out.
-        assert!(self.n == P::N && out.len() >= P::WORDS);
-        out.fill(0);
+        assert!(self.n == P::N && out.len() >= P::WORDS && a.len() >= P::WORDS && b.len() >= P::WORDS);
+        // the C writes ⌈n/32⌉ u32 words; only the rest (the top half of the last word) is cleared
+        out[P::WORDS - 1..].fill(0);
         // SAFETY: a, b and out hold ⌈n/64⌉ u64 words, i.e. at least ⌈n/32⌉ u32 words, with
         // u64 (hence u32) alignment; out does not alias a or b (it is a &mut).
         unsafe {
             fafft_crt_mul_mod(
-                a.as_ref().as_ptr() as *const u32,
-                b.as_ref().as_ptr() as *const u32,
+                a.as_ptr() as *const u32,
+                b.as_ptr() as *const u32,
                 out.as_mut_ptr() as *mut u32,
             )
         };
@@ -193,23 +195,31 @@ impl<P: ParamSet> Multiplier for CFafftMul<P> {
     }
 
     fn mul_prepared(&self, a: &CPrepared<P>, b: &[u64], out: &mut [u64]) {
-        let b = Self::words(b);
-        if a.slot != NO_SLOT {
-            self.mul_slots(&a.words, a.slot, &b, NO_SLOT, out);
+        // b is read in place when it has the full length (no copy of a whole polynomial)
+        let padded;
+        let b = if b.len() >= P::WORDS {
+            &b[..P::WORDS]
         } else {
-            self.mul_plain(&a.words, &b, out);
+            padded = Self::words(b);
+            padded.as_ref()
+        };
+        let aw = a.words.as_ref();
+        if a.slot != NO_SLOT {
+            self.mul_slots(aw, a.slot, b, NO_SLOT, out);
+        } else {
+            self.mul_plain(aw, b, out);
         }
     }
 
     fn mul_prepared2(&self, a: &CPrepared<P>, b: &CPrepared<P>, out: &mut [u64]) {
         match (a.slot != NO_SLOT, b.slot != NO_SLOT) {
-            (true, _) => self.mul_slots(&a.words, a.slot, &b.words, b.slot, out),
-            (false, true) => self.mul_slots(&b.words, b.slot, &a.words, NO_SLOT, out),
-            (false, false) => self.mul_plain(&a.words, &b.words, out),
+            (true, _) => self.mul_slots(a.words.as_ref(), a.slot, b.words.as_ref(), b.slot, out),
+            (false, true) => self.mul_slots(b.words.as_ref(), b.slot, a.words.as_ref(), NO_SLOT, out),
+            (false, false) => self.mul_plain(a.words.as_ref(), b.words.as_ref(), out),
         }
     }
 
     fn mul(&self, a: &[u64], b: &[u64], out: &mut [u64]) {
-        self.mul_plain(&Self::words(a), &Self::words(b), out);
+        self.mul_plain(Self::words(a).as_ref(), Self::words(b).as_ref(), out);
     }
 }

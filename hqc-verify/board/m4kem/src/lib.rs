@@ -397,11 +397,11 @@ pub unsafe extern "C" fn m4kem_encaps(
                 core::slice::from_raw_parts_mut(ss, SS_BYTES),
             )
         };
-        let ek = EncapsKey::<P>::from_bytes(pk).map_err(|_| M4kemStatus::InvalidLength)?;
-        let (c, k) = probed(|p| hqc.encaps_probed(&ek, m, salt, p))
+        let ss_out: &mut [u8; SS_BYTES] =
+            ss_out.try_into().map_err(|_| M4kemStatus::InvalidLength)?;
+        // in place: no ciphertext value is built and copied out
+        probed(|p| hqc.encaps_into(pk, m, salt, ct_out, ss_out, p))
             .map_err(|_| M4kemStatus::InvalidLength)?;
-        ct_out.copy_from_slice(c.as_bytes());
-        ss_out.copy_from_slice(k.as_bytes());
         Ok(0)
     }
     let f = match flavour_of(flavour) {
