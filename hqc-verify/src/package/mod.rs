@@ -302,6 +302,9 @@ pub fn package_files(
     for name in &asm {
         let p = cfg.dir.join(name);
         out.push(((*name).clone(), fs::read(&p).map_err(io("read", &p))?));
+        if let Some(stem) = name.strip_suffix(".S") {
+            out.push((format!("{stem}_nosave.S"), nosave_wrapper(stem).into_bytes()));
+        }
     }
     let pj = cfg.dir.join("params.json");
     out.push((
@@ -336,6 +339,20 @@ pub fn package_files(
     ));
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
+}
+
+/// `NAME_nosave.S`: the exported routine `NAME.S` assembled again as `NAME_nosave`, with its
+/// save of s16-s31 replaced by the same 64 bytes of stack. `fafft.c` calls only these forms
+/// (docs/board.md section 17.3); the board's Makefile builds them with the same three
+/// definitions on the command line (its `NOSAVE` variable).
+pub fn nosave_wrapper(name: &str) -> String {
+    format!(
+        "/* hqc-verify package: {name}.S assembled as {name}_nosave, without the save of s16-s31 (the\n   caller in fafft.c saves them once per transform layer) */\n\
+         #define {name} {name}_nosave\n\
+         #define vpush sub sp, sp, #64 @\n\
+         #define vpop add sp, sp, #64 @\n\
+         #include \"{name}.S\"\n"
+    )
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -494,6 +511,25 @@ pub fn render_text(r: &PackageReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The package's `NAME_nosave.S` wrappers make the same three definitions as the board
+    /// Makefile's `NOSAVE` rule.
+    #[test]
+    fn nosave_wrapper_matches_the_makefile_rule() {
+        let mk = include_str!("../../board/firmware/Makefile");
+        let rule = mk
+            .lines()
+            .find(|l| l.starts_with("NOSAVE = "))
+            .expect("the Makefile defines NOSAVE");
+        assert!(rule.contains("-D$(1)=$(1)_nosave"), "{rule}");
+        assert!(rule.contains("'-Dvpush=sub sp, sp, \\#64 @'"), "{rule}");
+        assert!(rule.contains("'-Dvpop=add sp, sp, \\#64 @'"), "{rule}");
+        let w = nosave_wrapper("gft_mul_s_inv_3_beta");
+        assert!(w.contains("#define gft_mul_s_inv_3_beta gft_mul_s_inv_3_beta_nosave\n"));
+        assert!(w.contains("#define vpush sub sp, sp, #64 @\n"));
+        assert!(w.contains("#define vpop add sp, sp, #64 @\n"));
+        assert!(w.ends_with("#include \"gft_mul_s_inv_3_beta.S\"\n"));
+    }
 
     /// Every header `fafft.c` includes with quotes is one the package writes (`platform.h` only
     /// under `FAFFT_BENCH_STAGES`, which the package never sets).
