@@ -888,7 +888,7 @@ regenerates KAT entry 0 of both flavours on the board, counts instructions with 
 estimates Cortex-M4 cycles from the counted instruction classes, and sets the cost model beside
 the counts. A failed check makes it exit with
 status 1, which fails the cell. (The same steps by hand: `hqc-verify/board/check.sh DIR`,
-`PARAMS_DIR=DIR MUL=c-fafft hqc-verify/board/m4kem/run.sh 1 2026-02 2` and `…/bench.sh`.)
+`PARAMS_DIR=DIR MUL=c-fafft hqc-verify/board/m4kem/bench.sh 1 2026-02`.)
 
 QEMU is a functional model: the counts are executed **instructions**; the cycle figures are an
 estimate from the instruction classes with the Cortex-M4 timing rules of `docs/m4-timing.md`.

@@ -2,7 +2,7 @@
 //!
 //! The HQC 2025-08 KEM (HQC-1/3/5, both KAT flavours) from `hqc-verify`'s `no_std` core,
 //! exported with a C ABI for the emulated Cortex-M4 board (QEMU `mps2-an386`, see
-//! `harness.c`, `build.sh`, `run.sh` beside this crate).
+//! `harness.c` and `build.sh` beside this crate; `hqc-verify board` builds and runs it).
 //!
 //! * On `thumbv7em-none-eabihf` (`target_os = "none"`) the crate is `#![no_std]`, allocates
 //!   nothing, and its panic handler calls the harness's `m4kem_panic` (which exits QEMU with a
@@ -25,7 +25,7 @@
 //! | [`hqc_kat_entry`] | one whole KAT entry from its seed: the digest and whether Decaps reproduced ss |
 //!
 //! The digest SHA3-256(pk ‖ sk ‖ ct ‖ ss) is what the host recomputes from the `.rsp` fields
-//! (`check.py`).
+//! (`hqc-verify board`; `tests/kat.rs` with `M4KEM_BOARD_OUT`).
 //!
 //! # Multiplier
 //! [`KemMul`] is the core's constant-time [`PortableMul`] by default and the C FAFFT+CRT

@@ -4,9 +4,9 @@
 //! * The entry points, compiled for the host, regenerate the first entries of every level and
 //!   flavour; their digest SHA3-256(pk ‖ sk ‖ ct ‖ ss) must equal the pinned board digest,
 //!   and the split API (keygen/encaps/decaps) must give the pinned ss and digest.
-//! * With `M4KEM_BOARD_OUT=<file>` (a board run's output, see `run.sh`), every
+//! * With `M4KEM_BOARD_OUT=<file>` (a board run's output, e.g. `build/board-run/<export>/logs/kat-*.out` of `hqc-verify board`), every
 //!   `count=… digest=… ok=…` line of that file is checked against the pins too, and the
-//!   first differing entry is named (the Rust twin of `check.py`).
+//!   first differing entry is named (the check `hqc-verify board` makes, from this crate's side).
 //! * Only when `$HQC_KAT_DIR` names the official KAT folder (optional), the split API's
 //!   bytes are also compared with the `.rsp` files field by field.
 //!
