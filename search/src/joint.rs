@@ -286,7 +286,7 @@ pub fn prepare(a: &JointArgs, threads: Option<usize>) -> Result<Prepared> {
             fafft_config::rules::SUPPORTED_M
         )));
     }
-    crate::params::check_ml(m, l)?;
+    crate::bounds::check_ml(m, l)?;
     if a.orbits == 0 {
         return Err(bad("--orbits must be at least 1"));
     }

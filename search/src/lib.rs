@@ -14,6 +14,7 @@
 //! [`cost`] re-export its modules under their old paths, and [`export`] is the thin command.
 
 pub mod atomic;
+pub mod bounds;
 pub mod codegen;
 pub mod coef_gen;
 pub mod cost;
@@ -26,6 +27,7 @@ pub mod export;
 pub mod joint;
 pub mod kernel;
 pub mod measure;
+pub mod merge;
 pub mod moduli;
 pub mod params;
 pub mod plan_export;

@@ -2,7 +2,8 @@
 
 use crate::driver::{run, RunConfig, RunOptions};
 use crate::error::{Result, SearchError};
-use crate::params::{check_ml, field_ctx, FieldCtx, Shard, SPARSE_MS};
+use crate::bounds::check_ml;
+use crate::params::{field_ctx, FieldCtx, Shard, SPARSE_MS};
 use crate::report::{finalize, orbit_count, ScanReport, SCHEMA_VERSION, TOOL_VERSION};
 use crate::scan::{ChunkSource, SparseSource, SparseSpace};
 

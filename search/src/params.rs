@@ -24,28 +24,10 @@ use algebra::AlgebraError;
 /// The published Cantor top of the `bitpolymul2` basis of F_{2^64} (`docs/fafft.md` §2.2; `docs/test-vectors.md` §6).
 pub const POLY64_CANTOR_TOP: u64 = 0x9dc338f8399031b4;
 
-/// Largest supported log2 N (N = m·2^l, the degree of M).
-pub const MAX_LOG_N: u32 = 22;
-
 /// Field degrees that have a field representation (and hence Cantor coordinates, β, FAFFT).
 pub const FIELD_MS: &str = "8, 16, 32, 64";
 /// Field degrees that the representation-free sparse-P search accepts.
 pub const SPARSE_MS: &str = "8, 16, 32, 64, 128";
-
-/// Check `l < m/2` and `N = m·2^l ≤ 2^MAX_LOG_N` for m a supported power of two.
-pub fn check_ml(m: u32, l: u32) -> Result<()> {
-    if l >= m / 2 {
-        return Err(SearchError::InadmissibleL { m, l, half: m / 2 });
-    }
-    if m.trailing_zeros() + l > MAX_LOG_N {
-        return Err(SearchError::TooLarge {
-            m,
-            l,
-            max_log: MAX_LOG_N,
-        });
-    }
-    Ok(())
-}
 
 /// Format a field element (or any m-bit value) as `0x` + m/4 hex digits.
 pub fn hex_elem(bits: u64, m: u32) -> String {

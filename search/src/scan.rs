@@ -203,7 +203,7 @@ impl<F: BinaryField> CantorSource<F> {
     /// Scan `β ∈ V_K \ V_{m/2}` for `(m, l)`; K = `within`.
     pub fn new(basis: CantorBasis<F>, l: u32, within: u32, top: usize) -> Result<Self> {
         let m = F::DEGREE;
-        crate::params::check_ml(m, l)?;
+        crate::bounds::check_ml(m, l)?;
         if within <= m / 2 || within > m - l || within >= 64 {
             return Err(SearchError::WithinOutOfRange {
                 k: within,
@@ -344,7 +344,7 @@ impl SparseSource {
     /// Sparse scan for `(m, l)`.
     pub fn new(space: SparseSpace, l: u32, top: usize) -> Result<Self> {
         let m = space.m;
-        crate::params::check_ml(m, l)?;
+        crate::bounds::check_ml(m, l)?;
         let size = chunk_size(space.total(), 8, 16);
         let mut chunks = Vec::new();
         for (ci, &cnt) in space.counts.iter().enumerate() {

@@ -5,7 +5,8 @@
 //! extracted by running the FAFFT for β as a black box (§8.1 check 2c) is the same polynomial.
 
 use crate::error::{Result, SearchError};
-use crate::params::{check_ml, field_ctx, hex_elem};
+use crate::bounds::check_ml;
+use crate::params::{field_ctx, hex_elem};
 use crate::report::{SCHEMA_VERSION, TOOL_VERSION};
 use algebra::modulus::{modulus_from_minpoly, residues_mod_32};
 use fafft_config::beta::parse_elem;
