@@ -1290,6 +1290,10 @@ pub fn plan(n: u64, cfg: &PlanConfig, cache: &ScanCache) -> Result<PlanReport, C
         let mut by_c: BTreeMap<u64, (ResidueMethod, String)> = BTreeMap::new();
         let mut consider = |meth: ResidueMethod, gran: &str| -> Result<(), CrtError> {
             let c = meth.c_bits();
+            // only residue rings the exporter accepts (c <= N, whole words; the one rule)
+            if fafft_config::rules::check_c(c, ctx.n, nb).is_err() {
+                return Ok(());
+            }
             let cyc = meth.cost()?.low_product.cycles(&cfg.table);
             match by_c.get(&c) {
                 Some((old, _)) if old.cost()?.low_product.cycles(&cfg.table) <= cyc => {}

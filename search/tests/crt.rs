@@ -146,6 +146,13 @@ fn published_plans_are_ranked() {
     assert_eq!(p5.transforms[0].n_bits, 1 << 17);
     assert_eq!(p5.transforms[0].beta, "0x00012f9a");
     assert!(p5.transforms[0].truncated_encode);
+    // every residue plan is one the exporter accepts: c <= N (HQC-5 with l = 11 has
+    // factorisations above N = 65536, e.g. c = 73728, which the planner once ranked)
+    for p in r.plans.iter().filter(|p| p.kind == PlanKind::Residue) {
+        let big_n = p.transforms[0].n_bits;
+        fafft_config::rules::check_c(p.c, 57_637, big_n)
+            .unwrap_or_else(|e| panic!("plan {} (c = {}): {e}", p.label, p.c));
+    }
 }
 
 /// Handing the planner the lightest moduli of every size (as `search crt --moduli FILE` does)
