@@ -13,7 +13,7 @@ use super::{butterfly_ops, CostError, CostTable, TransformConsts};
 use serde::{Deserialize, Serialize};
 
 /// Version of the calibrated model (recorded in every JSON of `search crt`).
-pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v8";
+pub const CALIBRATED_MODEL_VERSION: &str = "m4-firmware-fit-v9";
 
 /// One feature of a component: its name, its count for the configuration, its coefficient
 /// (cycles per unit) and their product.
