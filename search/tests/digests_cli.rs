@@ -48,7 +48,7 @@ fn a_crt_report_carries_a_digest_that_every_reader_checks() {
     let d = tmp_dir("digests-readers");
     // the report as written is read (the rank is refused, not the file), without a note
     let (export, plot) = readers(f, &d);
-    assert_error(&export, &["--rank 99", "has 4 plans"]);
+    assert_error(&export, &["--rank 99", "has 3 plans"]);
     assert!(!export.stderr.contains("note:"), "{}", export.stderr);
     let plot = plot.ok();
     assert!(plot.stderr.is_empty(), "{}", plot.stderr);
