@@ -26,10 +26,27 @@ fn same_as_encaps<P: ParamSet>(flavour: Flavour) {
         let (ct, ss) = kem.encaps(&ek, &m[..P::K], &salt).expect("k-byte message");
         let mut ct2 = vec![0xA5u8; P::CT_BYTES];
         let mut ss2 = [0x5Au8; SS_BYTES];
-        kem.encaps_into(ek.as_bytes(), &m[..P::K], &salt, &mut ct2, &mut ss2, &mut NoProbe)
-            .expect("valid lengths");
-        assert_eq!(ct2, ct.as_bytes(), "{} {flavour:?} #{i}: ciphertext", P::LEVEL);
-        assert_eq!(&ss2, ss.as_bytes(), "{} {flavour:?} #{i}: shared secret", P::LEVEL);
+        kem.encaps_into(
+            ek.as_bytes(),
+            &m[..P::K],
+            &salt,
+            &mut ct2,
+            &mut ss2,
+            &mut NoProbe,
+        )
+        .expect("valid lengths");
+        assert_eq!(
+            ct2,
+            ct.as_bytes(),
+            "{} {flavour:?} #{i}: ciphertext",
+            P::LEVEL
+        );
+        assert_eq!(
+            &ss2,
+            ss.as_bytes(),
+            "{} {flavour:?} #{i}: shared secret",
+            P::LEVEL
+        );
     }
 }
 
@@ -62,10 +79,16 @@ fn wrong_lengths_are_errors_that_leave_the_buffers_unchanged() {
         let mut c = ct[..ct_len.min(ct.len())].to_vec();
         c.resize(ct_len, 0xC3);
         let f = refused(kem.encaps_into(ek, m, &salt, &mut c, &mut ss, &mut NoProbe));
-        assert!(c.iter().all(|&b| b == 0xC3), "{f:?}: the ciphertext buffer was written");
+        assert!(
+            c.iter().all(|&b| b == 0xC3),
+            "{f:?}: the ciphertext buffer was written"
+        );
         f
     };
-    assert_eq!(run(&ek[..ek.len() - 1], m, Hqc1::CT_BYTES), Field::EncapsKey);
+    assert_eq!(
+        run(&ek[..ek.len() - 1], m, Hqc1::CT_BYTES),
+        Field::EncapsKey
+    );
     assert_eq!(run(ek, &m[..m.len() - 1], Hqc1::CT_BYTES), Field::Message);
     assert_eq!(run(ek, m, Hqc1::CT_BYTES + 1), Field::Ciphertext);
     assert_eq!(run(ek, m, Hqc1::CT_BYTES - 1), Field::Ciphertext);

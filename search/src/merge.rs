@@ -4,9 +4,9 @@
 //! one configuration (one this tool accepts) and form one complete split.
 
 use crate::error::{Result, SearchError};
-use crate::params::{parse_hex_poly, FieldCtx, Shard};
+use crate::params::{parse_hex_poly, FieldCtx};
 use crate::report::{
-    check_shard_set, finalize, orbit_count, report_config, Entry, ScanReport, SCHEMA_VERSION,
+    check_one_split, finalize, orbit_count, report_config, Entry, ScanReport, SCHEMA_VERSION,
     TOOL_VERSION,
 };
 use crate::scan::{Candidate, ChunkResult};
@@ -107,25 +107,14 @@ pub fn merge_reports(
         check_part_counts(path, &r)?;
         reports.push((path, r));
     }
-    let (p0, r0) = &reports[0];
-    let mut base = report_config(r0);
-    base.shard = None;
-    let s_count = r0.shard.map_or(1, |s| s.count);
-    let mut shards: Vec<(&Path, Shard)> = Vec::new();
-    for (path, r) in &reports {
-        let mut c = report_config(r);
-        let sh = c.shard.take().unwrap_or(Shard { index: 0, count: 1 });
-        if c != base {
-            return Err(SearchError::Merge(format!(
-                "{} and {} come from different configurations ({})",
-                p0.display(),
-                path.display(),
-                crate::driver::config_diff(&base, &c)
-            )));
-        }
-        shards.push((*path, sh));
-    }
-    check_shard_set(p0, shards, s_count)?;
+    let p0 = reports[0].0.as_path();
+    let base = check_one_split(
+        reports
+            .iter()
+            .map(|(path, r)| (path.as_path(), report_config(r))),
+        |c| c.shard.take(),
+        crate::driver::config_diff,
+    )?;
     // the configuration must be one this tool accepts (this also bounds m and l)
     crate::moduli::prepare(&crate::moduli::ModuliArgs {
         m: base.m,

@@ -527,6 +527,37 @@ pub fn summary(r: &ScanReport) -> String {
     s
 }
 
+/// The parts of one split run (path, configuration with its shard): every configuration less its
+/// shard equals the first part's (`diff` names what differs), and the shards form one complete
+/// split ([`check_shard_set`]). Returns the shared configuration, without the shard. The one
+/// check of the weight scan's and the joint search's merges.
+pub(crate) fn check_one_split<'a, C: PartialEq>(
+    parts: impl IntoIterator<Item = (&'a Path, C)>,
+    take_shard: impl Fn(&mut C) -> Option<Shard>,
+    diff: impl Fn(&C, &C) -> String,
+) -> Result<C> {
+    let mut parts = parts.into_iter();
+    let Some((p0, mut base)) = parts.next() else {
+        return Err(SearchError::Merge("no shard outputs to merge".into()));
+    };
+    let sh0 = take_shard(&mut base).unwrap_or(Shard { index: 0, count: 1 });
+    let mut shards: Vec<(&Path, Shard)> = vec![(p0, sh0)];
+    for (path, mut c) in parts {
+        let sh = take_shard(&mut c).unwrap_or(Shard { index: 0, count: 1 });
+        if c != base {
+            return Err(SearchError::Merge(format!(
+                "{} and {} come from different configurations ({})",
+                p0.display(),
+                path.display(),
+                diff(&base, &c)
+            )));
+        }
+        shards.push((path, sh));
+    }
+    check_shard_set(p0, shards, sh0.count)?;
+    Ok(base)
+}
+
 /// The shards given to a merge form one complete split into `s_count` shards: every part is of
 /// that split, no index is given twice and none is missing (`p0` names the first part). The one
 /// check of the weight scan's and the joint search's merges.

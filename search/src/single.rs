@@ -4,8 +4,8 @@
 //! (`algebra::modulus::modulus_from_minpoly`), and `verified` states whether the modulus
 //! extracted by running the FAFFT for β as a black box (§8.1 check 2c) is the same polynomial.
 
-use crate::error::{Result, SearchError};
 use crate::bounds::check_ml;
+use crate::error::{Result, SearchError};
 use crate::params::{field_ctx, hex_elem};
 use crate::report::{SCHEMA_VERSION, TOOL_VERSION};
 use algebra::modulus::{modulus_from_minpoly, residues_mod_32};

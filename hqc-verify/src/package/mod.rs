@@ -303,7 +303,10 @@ pub fn package_files(
         let p = cfg.dir.join(name);
         out.push(((*name).clone(), fs::read(&p).map_err(io("read", &p))?));
         if let Some(stem) = name.strip_suffix(".S") {
-            out.push((format!("{stem}_nosave.S"), nosave_wrapper(stem).into_bytes()));
+            out.push((
+                format!("{stem}_nosave.S"),
+                nosave_wrapper(stem).into_bytes(),
+            ));
         }
     }
     let pj = cfg.dir.join("params.json");

@@ -74,25 +74,14 @@ pub fn merge(parts: &[(PathBuf, Vec<u8>)], threads: Option<usize>) -> Result<Joi
 /// The parts come from one configuration of this version and form one complete split into S
 /// shards; returns the configuration without the shard.
 fn check_split(reports: &[Part]) -> Result<JointConfig> {
-    let (p0, r0, _) = &reports[0];
-    let mut base = r0.config.clone();
-    base.shard = None;
-    let s_count = r0.config.shard.map_or(1, |s| s.count);
-    let mut shards: Vec<(&std::path::Path, Shard)> = Vec::new();
-    for (path, r, _) in reports {
-        let mut c = r.config.clone();
-        let sh = c.shard.take().unwrap_or(Shard { index: 0, count: 1 });
-        if c != base {
-            return Err(SearchError::Merge(format!(
-                "{} and {} come from different configurations ({})",
-                p0.display(),
-                path.display(),
-                json_diff(&base, &c)
-            )));
-        }
-        shards.push((path.as_path(), sh));
-    }
-    crate::report::check_shard_set(p0, shards, s_count)?;
+    let p0 = reports[0].0.as_path();
+    let base = crate::report::check_one_split(
+        reports
+            .iter()
+            .map(|(path, r, _)| (path.as_path(), r.config.clone())),
+        |c| c.shard.take(),
+        json_diff,
+    )?;
     if base.schema_version != JOINT_SCHEMA_VERSION
         || base.tool_version != crate::report::TOOL_VERSION
         || base.cost_model_version != COST_MODEL_VERSION
