@@ -26,9 +26,9 @@
 use crate::bitmatrix::BitMatrix;
 use crate::error::AlgebraError;
 use crate::fafft::{Evaluations, FafftPlan};
-use crate::field::iso::FieldIso;
 use crate::field::poly32::{mul_portable, Poly32};
 use crate::field::BinaryField;
+use crate::field_iso::FieldIso;
 use crate::gf2x::{Gf2xError, Poly};
 use crate::lch::{basis_cvt_prefix, ibasis_cvt};
 

@@ -7,9 +7,9 @@
 //! of B, the map `ψ(Σ c_i v_i^A) = Σ c_i w_i` is a field isomorphism A → B (it maps the Cantor
 //! basis of A, a polynomial in its top, to the same polynomials in w).
 
-use super::BinaryField;
 use crate::cantor::CantorBasis;
 use crate::error::AlgebraError;
+use crate::field::BinaryField;
 use crate::fpoly::FPoly;
 use crate::minpoly::minimal_polynomial;
 
