@@ -75,7 +75,7 @@ fn split<F: BinaryField>(
     q: &FPoly<F>,
     out: &mut Vec<F>,
     seed: &mut u64,
-    depth: u32,
+    _depth: u32,
 ) -> Result<(), AlgebraError> {
     match q.degree() {
         None | Some(0) => return Ok(()),
@@ -103,8 +103,8 @@ fn split<F: BinaryField>(
         if let Some(d) = g.degree() {
             if d > 0 && Some(d) < q.degree() {
                 let (h, _) = q.div_rem(&g).ok_or(AlgebraError::NoRoot)?;
-                split(&g, out, seed, depth + 1)?;
-                split(&h, out, seed, depth + 1)?;
+                split(&g, out, seed, _depth + 1)?;
+                split(&h, out, seed, _depth + 1)?;
                 return Ok(());
             }
         }

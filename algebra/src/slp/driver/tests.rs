@@ -5,7 +5,11 @@ use crate::slp::rng::SplitMix64;
 /// Random row masks with edge shapes: no rows, one row, duplicate, zero and unit rows,
 /// 64 columns.
 fn matrix(g: &mut SplitMix64, case: usize) -> (Vec<u64>, usize) {
-    let cols = if case % 4 == 0 { 64 } else { 1 + g.below(20) };
+    let cols = if case.is_multiple_of(4) {
+        64
+    } else {
+        1 + g.below(20)
+    };
     let n_rows = match case % 5 {
         0 => 0,
         1 => 1,

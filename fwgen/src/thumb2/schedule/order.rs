@@ -43,7 +43,7 @@ pub(super) fn restart_weights(slp: &Slp, r: usize, rng: &mut SplitMix64) -> Weig
         };
         // every other restart models a preload window at a random start (the allocator
         // then tries that window besides the order's own, `preload_window`)
-        if r % 2 == 0 && slp.n_in >= PRELOAD_MIN {
+        if r.is_multiple_of(2) && slp.n_in >= PRELOAD_MIN {
             let span = slp.n_in.saturating_sub(PRELOAD_REGS.len()) + 1;
             w.preload = Some(rng.below(span.min(256)));
         }

@@ -5,8 +5,8 @@ use super::*;
 /// order reads a signal before it is computed.
 fn values_in_order(p: &Slp, order: &[usize]) -> Option<Vec<u64>> {
     let mut v: Vec<Option<u64>> = vec![None; p.n_signals()];
-    for q in 0..p.n_in {
-        v[q] = Some(1u64 << q);
+    for (q, x) in v.iter_mut().enumerate().take(p.n_in) {
+        *x = Some(1u64 << q);
     }
     for &k in order {
         let (a, b) = p.ops[k];
