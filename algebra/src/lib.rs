@@ -1,6 +1,7 @@
 //! # algebra: the mathematics of the FAFFT modulus and CRT workbench
 //!
-//! Binary polynomials ([`gf2x`]), binary fields ([`field`]), Cantor bases ([`cantor`]),
+//! Binary polynomials ([`gf2x`]), binary fields ([`field`]; isomorphisms between their
+//! representations: [`field_iso`]), Cantor bases ([`cantor`]),
 //! subspace polynomials ([`subspace`]), the Lin–Chung–Han basis ([`lch`]), additive FFT
 //! butterflies ([`btfy`]), the Frobenius additive FFT ([`fafft`]; fast m = 32 engine in
 //! [`fafft_fast`]) with Encode/Decode as ring
@@ -22,6 +23,7 @@ pub mod error;
 pub mod fafft;
 pub mod fafft_fast;
 pub mod field;
+pub mod field_iso;
 pub mod fpoly;
 pub mod gf2x;
 pub mod lch;

@@ -97,7 +97,7 @@ mod tests {
 
     #[test]
     fn methods_agree_on_random_elements() {
-        let mut s = 0xabcdef01_2345_6789u64;
+        let mut s = 0xabcd_ef01_2345_6789_u64;
         for _ in 0..200 {
             s ^= s << 13;
             s ^= s >> 7;

@@ -4,8 +4,8 @@
 
 use algebra::cantor::CantorBasis;
 use algebra::fafft::FafftPlan;
-use algebra::field::iso::FieldIso;
 use algebra::field::{BinaryField, Tower};
+use algebra::field_iso::FieldIso;
 use algebra::modulus::{extract_plan_modulus, plan_modulus};
 
 /// F_256 = F2[x]/(x^8 + x^4 + x^3 + x + 1) (AES bit order), defined here independently.

@@ -467,7 +467,7 @@ pub fn parse_moduli_file(
             .find_map(|k| json_u64(e.get(*k)))
         {
             let exps = Poly::from_words(vec![pp]).exponents();
-            let roots = algebra::field::iso::roots_in::<Tower<32>>(&exps)?;
+            let roots = algebra::field_iso::roots_in::<Tower<32>>(&exps)?;
             let best = roots
                 .iter()
                 .map(|r| codegen::coords(r.0))

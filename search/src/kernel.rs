@@ -143,7 +143,7 @@ pub fn fast_basis32(
     tower: &algebra::cantor::CantorBasis<algebra::field::Tower<32>>,
 ) -> Result<algebra::cantor::CantorBasis<Pent32>, algebra::AlgebraError> {
     let q = algebra::minpoly::minimal_polynomial_linear(tower.top())?;
-    let mut roots = algebra::field::iso::roots_in::<Pent32>(&q.exponents())?;
+    let mut roots = algebra::field_iso::roots_in::<Pent32>(&q.exponents())?;
     roots.sort();
     let top = *roots.first().ok_or(algebra::AlgebraError::NoRoot)?;
     algebra::cantor::CantorBasis::from_top(top)

@@ -214,7 +214,7 @@ impl<F: ScanField> FieldCtx for Ctx<F> {
         algebra::modulus::extract_plan_modulus(&plan)
     }
     fn min_root(&self, exponents: &[usize]) -> std::result::Result<u64, AlgebraError> {
-        let roots = algebra::field::iso::roots_in::<F>(exponents)?;
+        let roots = algebra::field_iso::roots_in::<F>(exponents)?;
         roots
             .into_iter()
             .map(|z| (self.basis.coords(z), z.to_bits()))

@@ -12,10 +12,9 @@
 //! * [`Poly32`]: `F2[z]/(z^32 + z^7 + z^3 + z^2 + 1)`, the polynomial-basis F_{2^32} used by the
 //!   fast m = 32 FAFFT engine ([`crate::fafft_fast`]).
 //!
-//! [`iso`] builds field isomorphisms between two representations of the same field by root
-//! finding (`docs/fafft.md` §2.3).
+//! [`crate::field_iso`] builds field isomorphisms between two representations of the same field
+//! by root finding (`docs/fafft.md` §2.3).
 
-pub mod iso;
 pub mod poly32;
 pub mod poly64;
 pub mod tower;

@@ -11,14 +11,18 @@
 //! among threads but each one is a pure function of its index, and the winner is the run with
 //! the fewest XORs, ties by the smallest index in that order.
 
-use super::bp::{bp, bp_from, BpTuning};
 use super::paar::paar;
 use super::reassoc::reassoc;
 use super::resynth::resynth;
-use super::rng::{restart_seed, SplitMix64};
-use super::transpose::{simplify, transpose, transpose_rows};
+use super::rng::restart_seed;
 use super::{Slp, SlpError};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod lns;
+mod runs;
+
+use lns::lns_chain;
+use runs::{plan, Run};
 
 /// Columns supported (a row is a 64-bit mask).
 pub const MAX_COLS: usize = 64;
@@ -179,83 +183,6 @@ pub struct SlpResult {
     pub paar_xors: usize,
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Run {
-    Paar,
-    Bp(BpTuning),
-    RPaar(u32),
-    Rnbp(u32),
-    /// BP on the transpose, transposed back.
-    BpT,
-    /// RNBP on the transpose, transposed back.
-    RnbpT(u32),
-    /// RNBP started from a prefix of an RPaar program.
-    PaarBp(u32),
-    /// The same on the transpose, transposed back.
-    PaarBpT(u32),
-}
-
-impl Run {
-    fn name(&self) -> String {
-        match self {
-            Run::Paar => "paar".into(),
-            Run::Bp(t) if t.no_norm => "bp-nonorm".into(),
-            Run::Bp(_) => "bp".into(),
-            Run::RPaar(r) => format!("rpaar#{r}"),
-            Run::Rnbp(r) => format!("rnbp#{r}"),
-            Run::BpT => "bp-transposed".into(),
-            Run::RnbpT(r) => format!("rnbp-transposed#{r}"),
-            Run::PaarBp(r) => format!("paar-rnbp#{r}"),
-            Run::PaarBpT(r) => format!("paar-rnbp-transposed#{r}"),
-        }
-    }
-    /// The run's program with duplicate, zero and unused XORs removed.
-    fn exec(&self, rows: &[u64], n_in: usize, seed: u64) -> Slp {
-        simplify(&self.exec_raw(rows, n_in, seed))
-    }
-    fn exec_raw(&self, rows: &[u64], n_in: usize, seed: u64) -> Slp {
-        match *self {
-            Run::Paar => paar(rows, n_in, None),
-            Run::Bp(t) => bp(rows, n_in, t, None),
-            Run::RPaar(r) => paar(
-                rows,
-                n_in,
-                Some(&mut SplitMix64::new(restart_seed(seed, r.into()))),
-            ),
-            Run::Rnbp(r) => bp(
-                rows,
-                n_in,
-                BpTuning::default(),
-                Some(&mut SplitMix64::new(restart_seed(seed, r.into()))),
-            ),
-            Run::BpT => {
-                let t = bp(
-                    &transpose_rows(rows, n_in),
-                    rows.len(),
-                    BpTuning::default(),
-                    None,
-                );
-                transpose(&t)
-            }
-            Run::RnbpT(r) => {
-                let t = bp(
-                    &transpose_rows(rows, n_in),
-                    rows.len(),
-                    BpTuning::default(),
-                    Some(&mut SplitMix64::new(restart_seed(seed, r.into()))),
-                );
-                transpose(&t)
-            }
-            Run::PaarBp(r) => paar_bp(rows, n_in, restart_seed(seed, r.into())),
-            Run::PaarBpT(r) => transpose(&paar_bp(
-                &transpose_rows(rows, n_in),
-                rows.len(),
-                restart_seed(seed, r.into()),
-            )),
-        }
-    }
-}
-
 /// Independent re-association walks on the best program ([`reassoc`]), each followed by the
 /// output re-derivation ([`resynth`]).
 pub const REASSOC_WALKS: u32 = 4;
@@ -263,7 +190,7 @@ pub const REASSOC_WALKS: u32 = 4;
 /// Moves of one re-association walk.
 pub const REASSOC_STEPS: usize = 20_000;
 
-/// Restarts of the local search ([`lns_chain`]): chain c works on the matrix (c even) or its
+/// Restarts of the local search ([`lns::lns_chain`]): chain c works on the matrix (c even) or its
 /// transpose (c odd).
 pub const LNS_CHAINS: u32 = 2;
 
@@ -277,213 +204,8 @@ pub const LNS_PREFIX: (usize, usize) = (50, 95);
 /// The RPaar prefix of the `paar-rnbp` restarts, in percent of the RPaar program.
 pub const PAAR_PREFIX: (usize, usize) = (20, 60);
 
-/// `[a, b)` with a = lo % and b = hi % of `len` (b > a).
-fn window(len: usize, (lo, hi): (usize, usize)) -> (usize, usize) {
-    let a = len * lo / 100;
-    (a, (len * hi / 100).max(a + 1))
-}
-
-/// RNBP from the first k XORs of an RPaar program, k a random fraction of its pair steps.
-fn paar_bp(rows: &[u64], n_in: usize, seed: u64) -> Slp {
-    let mut g = SplitMix64::new(seed);
-    let p = paar(rows, n_in, Some(&mut g));
-    let (a, b) = window(p.ops.len(), PAAR_PREFIX);
-    let k = a + g.below(b - a);
-    bp_from(
-        rows,
-        n_in,
-        &p.ops[..k.min(p.ops.len())],
-        BpTuning::default(),
-        Some(&mut g),
-    )
-}
-
-/// One step of the local search: keep part of `p` (a random prefix, by default after putting
-/// the outputs' cones in a random order; or, when enabled, all but a window) and let RNBP redo
-/// the rest, then a short re-association walk.
-fn lns_step(rows: &[u64], n_in: usize, p: &Slp, g: &mut SplitMix64, tune: &Tuning) -> Slp {
-    // No draw when window steps are off, so the suffix steps see the same stream as before.
-    let kept = if tune.lns_window_share > 0 && g.below(100) < tune.lns_window_share {
-        let len = p.ops.len();
-        let (a, b) = window(len, tune.lns_window);
-        let w = (a + g.below(b - a)).clamp(1, len.max(1));
-        let start = g.below(len.saturating_sub(w) + 1);
-        without_window(p, start, start + w)
-    } else {
-        let shuffled;
-        let p = if tune.lns_shuffle_share > 0 && g.below(100) < tune.lns_shuffle_share {
-            shuffled = random_topo(p, g);
-            &shuffled
-        } else {
-            p
-        };
-        let (a, b) = window(p.ops.len(), tune.lns_prefix);
-        let k = (a + g.below(b - a)).min(p.ops.len());
-        p.ops[..k].to_vec()
-    };
-    let no_norm = tune.lns_nonorm_share > 0 && g.below(100) < tune.lns_nonorm_share;
-    let q = simplify(&bp_from(
-        rows,
-        n_in,
-        &kept,
-        BpTuning { no_norm },
-        Some(&mut *g),
-    ));
-    let seed = g.next_u64();
-    let q = reassoc(&q, seed, tune.lns_reassoc_steps);
-    if tune.lns_resynth {
-        resynth(&q)
-    } else {
-        q
-    }
-}
-
-/// `p` with its XORs in the depth-first order of its outputs taken in a random order (each
-/// output's cone right after the cones of the outputs before it), renumbered; same outputs.
-fn random_topo(p: &Slp, g: &mut SplitMix64) -> Slp {
-    let n = p.n_in;
-    let mut order: Vec<usize> = (0..p.outputs.len()).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, g.below(i + 1));
-    }
-    let mut new_id: Vec<Option<usize>> = (0..p.n_signals())
-        .map(|s| if s < n { Some(s) } else { None })
-        .collect();
-    let mut ops = Vec::with_capacity(p.ops.len());
-    for &i in &order {
-        let Some(o) = p.outputs[i] else { continue };
-        let mut stack = vec![(o, false)];
-        while let Some((s, expanded)) = stack.pop() {
-            if new_id[s].is_some() || s < n {
-                continue;
-            }
-            let (a, b) = p.ops[s - n];
-            if expanded {
-                let (Some(x), Some(y)) = (new_id[a], new_id[b]) else {
-                    continue;
-                };
-                ops.push((x, y));
-                new_id[s] = Some(n + ops.len() - 1);
-            } else {
-                stack.push((s, true));
-                stack.push((b, false));
-                stack.push((a, false));
-            }
-        }
-    }
-    let outputs = p
-        .outputs
-        .iter()
-        .map(|o| o.and_then(|s| new_id[s]))
-        .collect();
-    Slp {
-        n_in: n,
-        ops,
-        outputs,
-    }
-}
-
-/// The XORs of `p` outside `[lo, hi)` (operation indices) that do not depend on one inside it,
-/// renumbered as a program prefix (operation k defines signal `n_in + k`).
-fn without_window(p: &Slp, lo: usize, hi: usize) -> Vec<(usize, usize)> {
-    let n = p.n_in;
-    let mut map: Vec<Option<usize>> = (0..n).map(Some).collect();
-    let mut out = Vec::with_capacity(p.ops.len());
-    for (k, &(a, b)) in p.ops.iter().enumerate() {
-        let m = if (lo..hi).contains(&k) {
-            None
-        } else {
-            match (map.get(a).copied().flatten(), map.get(b).copied().flatten()) {
-                (Some(x), Some(y)) => {
-                    out.push((x, y));
-                    Some(n + out.len() - 1)
-                }
-                _ => None,
-            }
-        };
-        map.push(m);
-    }
-    out
-}
-
 /// Re-association moves ([`reassoc`]) after each local-search step.
 pub const LNS_REASSOC_STEPS: usize = 2_000;
-
-/// A local-search chain from `start`: `steps` steps, a step kept when it is not longer.
-/// Odd chains work on the transpose.
-fn lns_chain(
-    rows: &[u64],
-    n_in: usize,
-    start: &Slp,
-    seed: u64,
-    chain: u32,
-    steps: u32,
-    tune: &Tuning,
-) -> Slp {
-    let mut g = SplitMix64::new(restart_seed(seed ^ 0x4c4e_5300, chain.into()));
-    let trans = chain % 2 == 1 && rows.len() <= MAX_COLS;
-    let (trows, tn) = if trans {
-        (transpose_rows(rows, n_in), rows.len())
-    } else {
-        (rows.to_vec(), n_in)
-    };
-    let mut cur = if trans {
-        transpose(start)
-    } else {
-        start.clone()
-    };
-    let mut best = cur.clone();
-    for _ in 0..steps {
-        let q = lns_step(&trows, tn, &cur, &mut g, tune);
-        let take = q.xor_count() <= cur.xor_count()
-            || (tune.lns_uphill > 0
-                && q.xor_count() == cur.xor_count() + 1
-                && g.below(100) < tune.lns_uphill);
-        if take {
-            cur = q;
-            if cur.xor_count() < best.xor_count() {
-                best = cur.clone();
-            }
-        }
-    }
-    if trans {
-        simplify(&transpose(&best))
-    } else {
-        best
-    }
-}
-
-fn plan(opts: &SlpOptions, n_rows: usize) -> Vec<Run> {
-    let mut runs = vec![Run::Paar];
-    // The transpose has one column per row: only when that fits a mask.
-    let transposable = n_rows <= MAX_COLS;
-    if opts.method != Method::Paar {
-        runs.push(Run::Bp(BpTuning { no_norm: false }));
-        if opts.method == Method::Bp {
-            runs.push(Run::Bp(BpTuning { no_norm: true }));
-        }
-        if transposable {
-            runs.push(Run::BpT);
-        }
-    }
-    for r in 0..opts.restarts {
-        let kind = if transposable {
-            r % 4
-        } else {
-            2 * ((r % 4) / 2)
-        };
-        runs.push(match opts.method {
-            Method::Paar => Run::RPaar(r),
-            Method::Bp | Method::Best => match kind {
-                0 => Run::Rnbp(r),
-                1 => Run::RnbpT(r),
-                2 => Run::PaarBp(r),
-                _ => Run::PaarBpT(r),
-            },
-        });
-    }
-    runs
-}
 
 /// Checks the shape of a matrix given as row masks over `n_in` columns.
 pub fn check_matrix(rows: &[u64], n_in: usize) -> Result<(), SlpError> {
@@ -524,6 +246,61 @@ pub fn optimise_tuned(
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, runs.len());
+    let (mut all, paar_xors) = run_all(&runs, rows, n_in, opts.seed, threads);
+    // Shortest first, ties by the earliest run (a stable sort keeps the run order).
+    all.sort_by_key(|(_, p)| p.xor_count());
+    let starts = lns_starts(&all, tune);
+    let (k, xors, slp) = match all.into_iter().next() {
+        Some((k, p)) => (k, p.xor_count(), p),
+        None => (0, 0, paar(rows, n_in, None)),
+    };
+    let method = runs.get(k).map_or_else(|| "paar".into(), Run::name);
+    let mut best = Best { slp, xors, method };
+    local_search(&mut best, &starts, rows, n_in, opts, tune, threads);
+    reassoc_walks(&mut best, rows, opts, tune, threads);
+    if opts.method != Method::Paar {
+        let q = resynth(&best.slp);
+        let name = format!("{}+resynth", best.method);
+        best.offer(q, rows, name);
+    }
+    best.slp.verify_masks(rows)?;
+    Ok(SlpResult {
+        slp: best.slp,
+        method: best.method,
+        seed: opts.seed,
+        restarts: opts.restarts,
+        xors: best.xors,
+        paar_xors,
+    })
+}
+
+/// The best program so far, its XOR count and the name of the runs that made it.
+struct Best {
+    slp: Slp,
+    xors: usize,
+    method: String,
+}
+
+impl Best {
+    /// Takes `p`, named `method`, when it is shorter and computes `rows`.
+    fn offer(&mut self, p: Slp, rows: &[u64], method: String) {
+        if p.xor_count() < self.xors && p.verify_masks(rows).is_ok() {
+            self.xors = p.xor_count();
+            self.slp = p;
+            self.method = method;
+        }
+    }
+}
+
+/// Every run of the plan on up to `threads` threads: the programs with their run index, in run
+/// order, and the XOR count of the first (Paar) run.
+fn run_all(
+    runs: &[Run],
+    rows: &[u64],
+    n_in: usize,
+    seed: u64,
+    threads: usize,
+) -> (Vec<(usize, Slp)>, usize) {
     let next = AtomicUsize::new(0);
     let mut results: Vec<Option<Slp>> = vec![None; runs.len()];
     std::thread::scope(|sc| {
@@ -534,7 +311,7 @@ pub fn optimise_tuned(
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         let Some(run) = runs.get(k) else { break };
-                        mine.push((k, run.exec(rows, n_in, opts.seed)));
+                        mine.push((k, run.exec(rows, n_in, seed)));
                     }
                     mine
                 })
@@ -554,17 +331,21 @@ pub fn optimise_tuned(
     for (k, run) in runs.iter().enumerate() {
         let p = match results[k].take() {
             Some(p) => p,
-            None => run.exec(rows, n_in, opts.seed),
+            None => run.exec(rows, n_in, seed),
         };
         if k == 0 {
             paar_xors = p.xor_count();
         }
         all.push((k, p));
     }
-    // Shortest first, ties by the earliest run (a stable sort keeps the run order).
-    all.sort_by_key(|(_, p)| p.xor_count());
+    (all, paar_xors)
+}
+
+/// The starts of the local search: the first `tune.lns_starts` (at least one) distinct programs
+/// of `all` (sorted shortest first).
+fn lns_starts(all: &[(usize, Slp)], tune: &Tuning) -> Vec<Slp> {
     let mut starts: Vec<Slp> = Vec::new();
-    for (_, p) in &all {
+    for (_, p) in all {
         if starts.len() >= tune.lns_starts.max(1) as usize {
             break;
         }
@@ -572,16 +353,25 @@ pub fn optimise_tuned(
             starts.push(p.clone());
         }
     }
-    let (k, mut xors, mut slp) = match all.into_iter().next() {
-        Some((k, p)) => (k, p.xor_count(), p),
-        None => (0, 0, paar(rows, n_in, None)),
-    };
-    let mut method = runs.get(k).map_or_else(|| "paar".into(), Run::name);
-    let first = method.clone();
+    starts
+}
+
+/// The local-search chains ([`lns_chain`]; chain c starts from `starts[(c / 2) % len]`), each
+/// result taken when shorter.
+fn local_search(
+    best: &mut Best,
+    starts: &[Slp],
+    rows: &[u64],
+    n_in: usize,
+    opts: &SlpOptions,
+    tune: &Tuning,
+    threads: usize,
+) {
+    let first = best.method.clone();
     let steps = tune.lns_steps_per_restart * opts.restarts;
     let chains = tune.lns_chains;
-    if opts.method != Method::Paar && steps > 0 && !slp.ops.is_empty() {
-        let first_start = slp.clone();
+    if opts.method != Method::Paar && steps > 0 && !best.slp.ops.is_empty() {
+        let first_start = best.slp.clone();
         let found: Vec<Slp> = par_map(chains as usize, threads, |c| {
             let start = starts
                 .get((c / 2) % starts.len().max(1))
@@ -589,16 +379,17 @@ pub fn optimise_tuned(
             lns_chain(rows, n_in, start, opts.seed, c as u32, steps, tune)
         });
         for (c, p) in found.into_iter().enumerate() {
-            if p.xor_count() < xors && p.verify_masks(rows).is_ok() {
-                xors = p.xor_count();
-                slp = p;
-                method = format!("{first}+lns{c}");
-            }
+            best.offer(p, rows, format!("{first}+lns{c}"));
         }
     }
-    if opts.method != Method::Paar && !slp.ops.is_empty() {
-        let start = slp.clone();
-        let before = method.clone();
+}
+
+/// The re-association walks on the best program ([`REASSOC_WALKS`]), each result taken when
+/// shorter.
+fn reassoc_walks(best: &mut Best, rows: &[u64], opts: &SlpOptions, tune: &Tuning, threads: usize) {
+    if opts.method != Method::Paar && !best.slp.ops.is_empty() {
+        let start = best.slp.clone();
+        let before = best.method.clone();
         let found: Vec<Slp> = par_map(tune.reassoc_walks as usize, threads, |w| {
             resynth(&reassoc(
                 &start,
@@ -607,30 +398,9 @@ pub fn optimise_tuned(
             ))
         });
         for (w, p) in found.into_iter().enumerate() {
-            if p.xor_count() < xors && p.verify_masks(rows).is_ok() {
-                xors = p.xor_count();
-                slp = p;
-                method = format!("{before}+reassoc{w}");
-            }
+            best.offer(p, rows, format!("{before}+reassoc{w}"));
         }
     }
-    if opts.method != Method::Paar {
-        let q = resynth(&slp);
-        if q.xor_count() < xors && q.verify_masks(rows).is_ok() {
-            xors = q.xor_count();
-            slp = q;
-            method.push_str("+resynth");
-        }
-    }
-    slp.verify_masks(rows)?;
-    Ok(SlpResult {
-        slp,
-        method,
-        seed: opts.seed,
-        restarts: opts.restarts,
-        xors,
-        paar_xors,
-    })
 }
 
 /// `f(0) … f(n − 1)` computed on up to `threads` threads, in index order (the result never
@@ -669,88 +439,4 @@ pub fn par_map<T: Send, F: Fn(usize) -> T + Sync>(n: usize, threads: usize, f: F
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Random row masks with edge shapes: no rows, one row, duplicate, zero and unit rows,
-    /// 64 columns.
-    fn matrix(g: &mut SplitMix64, case: usize) -> (Vec<u64>, usize) {
-        let cols = if case % 4 == 0 { 64 } else { 1 + g.below(20) };
-        let n_rows = match case % 5 {
-            0 => 0,
-            1 => 1,
-            _ => 2 + g.below(20),
-        };
-        let mask = if cols == 64 {
-            u64::MAX
-        } else {
-            (1u64 << cols) - 1
-        };
-        let mut rows: Vec<u64> = (0..n_rows).map(|_| g.next_u64() & mask).collect();
-        if rows.len() >= 3 {
-            rows[1] = rows[0];
-            rows[2] = 0;
-        }
-        if rows.len() >= 4 {
-            rows[3] = 1u64 << (cols - 1);
-        }
-        (rows, cols)
-    }
-
-    #[test]
-    fn local_search_chains_verify_and_never_grow() {
-        let mut g = SplitMix64::new(0x11_5eed);
-        let variants = [
-            Tuning::default(),
-            Tuning {
-                lns_shuffle_share: 0,
-                ..Tuning::default()
-            },
-            Tuning {
-                lns_window_share: 50,
-                lns_uphill: 30,
-                lns_nonorm_share: 50,
-                lns_resynth: true,
-                ..Tuning::default()
-            },
-        ];
-        let mut shorter = 0;
-        for case in 0..60 {
-            let (rows, cols) = matrix(&mut g, case);
-            let start = Run::Rnbp(case as u32).exec(&rows, cols, 7);
-            start.verify_masks(&rows).expect("start verifies");
-            if start.ops.is_empty() {
-                continue;
-            }
-            for (v, t) in variants.iter().enumerate() {
-                for chain in 0..2 {
-                    let p = lns_chain(&rows, cols, &start, case as u64, chain, 6, t);
-                    p.verify_masks(&rows).expect("chain verifies");
-                    assert!(
-                        p.xor_count() <= start.xor_count(),
-                        "case {case}, variant {v}, chain {chain}: {} > {}",
-                        p.xor_count(),
-                        start.xor_count()
-                    );
-                    shorter += usize::from(p.xor_count() < start.xor_count());
-                }
-            }
-        }
-        // The search does find something on random matrices (so the test can tell).
-        assert!(shorter > 0);
-    }
-
-    #[test]
-    fn random_output_order_keeps_the_program() {
-        let mut g = SplitMix64::new(3);
-        for case in 0..60 {
-            let (rows, cols) = matrix(&mut g, case);
-            let p = Run::Rnbp(case as u32).exec(&rows, cols, 1);
-            let q = random_topo(&p, &mut g);
-            q.verify_masks(&rows).expect("reordered verifies");
-            assert_eq!(q.xor_count(), p.xor_count());
-            let w = without_window(&p, p.ops.len() / 3, p.ops.len() / 2);
-            assert!(w.len() <= p.ops.len());
-        }
-    }
-}
+mod tests;

@@ -225,6 +225,36 @@ enum Step {
 
 /// Register allocation of `order` over `k` registers: (C text, instructions, spill slots).
 fn allocate(r: &Routine, order: &[Op], k: usize) -> Result<(String, Vec<Inst>, usize), FwgenError> {
+    let seq = sequence(r, order);
+    let usetimes = use_times(r, order, &seq);
+    let mut a = Alloc {
+        usetimes,
+        inputs: &r.inputs,
+        reg: HashMap::new(),
+        regval: vec![None; k],
+        spilled: Vec::new(),
+        nslots: 0,
+        free_slots: Vec::new(),
+        lines: Vec::new(),
+        st: Vec::new(),
+    };
+    let mut nops = 0;
+    for (t, s) in seq.iter().enumerate() {
+        match *s {
+            Step::Op(i) => {
+                a.op(&order[i], t)?;
+                nops += 1;
+            }
+            Step::St(i) => a.store(&r.outputs[i], t)?,
+        }
+        a.release_dead(t);
+    }
+    let text = c_function(r, &mut a, nops, k);
+    Ok((text, a.st, a.nslots))
+}
+
+/// The linear sequence of `order`: each output is stored right after its value is defined.
+fn sequence(r: &Routine, order: &[Op]) -> Vec<Step> {
     let mut defpos: HashMap<&str, i64> = r.inputs.keys().map(|v| (v.as_str(), -1)).collect();
     for (t, op) in order.iter().enumerate() {
         defpos.insert(&op.d, t as i64);
@@ -247,6 +277,11 @@ fn allocate(r: &Routine, order: &[Op], k: usize) -> Result<(String, Vec<Inst>, u
         seq.push(Step::Op(t));
     }
     seq.extend(events[ei..].iter().map(|e| Step::St(e.1)));
+    seq
+}
+
+/// Per value, the steps of `seq` that read it, ascending.
+fn use_times<'a>(r: &'a Routine, order: &'a [Op], seq: &[Step]) -> HashMap<&'a str, Vec<usize>> {
     let mut usetimes: HashMap<&str, Vec<usize>> = HashMap::new();
     for (t, s) in seq.iter().enumerate() {
         match *s {
@@ -257,70 +292,12 @@ fn allocate(r: &Routine, order: &[Op], k: usize) -> Result<(String, Vec<Inst>, u
             Step::St(i) => usetimes.entry(&r.outputs[i].v).or_default().push(t),
         }
     }
-    let mut a = Alloc {
-        usetimes,
-        inputs: &r.inputs,
-        reg: HashMap::new(),
-        regval: vec![None; k],
-        spilled: Vec::new(),
-        nslots: 0,
-        free_slots: Vec::new(),
-        lines: Vec::new(),
-        st: Vec::new(),
-    };
-    let mut nops = 0;
-    for (t, s) in seq.iter().enumerate() {
-        match *s {
-            Step::Op(i) => {
-                let op = &order[i];
-                let protect = [op.a.as_str(), op.b.as_str()];
-                let ra = a.ensure(&op.a, t, &protect)?;
-                let rb = a.ensure(&op.b, t, &protect)?;
-                // destination: reuse an operand register if that operand dies here
-                let mut rd = None;
-                for (x, rx) in [(&op.a, ra), (&op.b, rb)] {
-                    if a.nextuse(x, t + 1).is_none() && a.regval[rx].as_deref() == Some(x.as_str())
-                    {
-                        rd = Some(rx);
-                        break;
-                    }
-                }
-                let rd = match rd {
-                    Some(rd) => rd,
-                    None => a.evict(t, &protect)?,
-                };
-                a.lines.push(format!("    r{rd} = r{ra} {} r{rb};", op.o));
-                a.st.push(Inst::Op(rd, ra, rb, op.o));
-                nops += 1;
-                for x in protect {
-                    if a.reg.contains_key(x) && a.nextuse(x, t + 1).is_none() {
-                        if let Some(rx) = a.reg.remove(x) {
-                            if a.regval[rx].as_deref() == Some(x) {
-                                a.regval[rx] = None;
-                            }
-                        }
-                    }
-                }
-                if let Some(old) = a.regval[rd].take() {
-                    a.reg.remove(&old);
-                }
-                a.reg.insert(op.d.clone(), rd);
-                a.regval[rd] = Some(op.d.clone());
-            }
-            Step::St(i) => {
-                let o = &r.outputs[i];
-                let reg = a.ensure(&o.v, t, &[o.v.as_str()])?;
-                if o.acc {
-                    a.lines.push(format!("    {} ^= r{reg};", o.lv));
-                    a.st.push(Inst::Stx(reg, o.lv.clone()));
-                } else {
-                    a.lines.push(format!("    {} = r{reg};", o.lv));
-                    a.st.push(Inst::St(reg, o.lv.clone()));
-                }
-            }
-        }
-        a.release_dead(t);
-    }
+    usetimes
+}
+
+/// The C function of routine `r`: its comment, signature, register declarations, spill array
+/// and the allocator's lines (taken out of `a`).
+fn c_function(r: &Routine, a: &mut Alloc, nops: usize, k: usize) -> String {
     let used: BTreeSet<usize> =
         a.st.iter()
             .map(|s| match s {
@@ -351,7 +328,7 @@ fn allocate(r: &Routine, order: &[Op], k: usize) -> Result<(String, Vec<Inst>, u
     }
     body.append(&mut a.lines);
     body.push("}".to_string());
-    Ok((body.join("\n"), a.st, a.nslots))
+    body.join("\n")
 }
 
 /// Allocator state: registers, spill slots (in the order values were spilled), emitted code.
@@ -431,6 +408,57 @@ impl Alloc<'_> {
         self.reg.insert(v.to_string(), r);
         self.regval[r] = Some(v.to_string());
         Ok(r)
+    }
+
+    /// Operation `op` at step `t`: operands into registers, the destination (an operand's
+    /// register when that operand dies here, else an evicted one), dead operands released.
+    fn op(&mut self, op: &Op, t: usize) -> Result<(), FwgenError> {
+        let a = self;
+        let protect = [op.a.as_str(), op.b.as_str()];
+        let ra = a.ensure(&op.a, t, &protect)?;
+        let rb = a.ensure(&op.b, t, &protect)?;
+        // destination: reuse an operand register if that operand dies here
+        let mut rd = None;
+        for (x, rx) in [(&op.a, ra), (&op.b, rb)] {
+            if a.nextuse(x, t + 1).is_none() && a.regval[rx].as_deref() == Some(x.as_str()) {
+                rd = Some(rx);
+                break;
+            }
+        }
+        let rd = match rd {
+            Some(rd) => rd,
+            None => a.evict(t, &protect)?,
+        };
+        a.lines.push(format!("    r{rd} = r{ra} {} r{rb};", op.o));
+        a.st.push(Inst::Op(rd, ra, rb, op.o));
+        for x in protect {
+            if a.reg.contains_key(x) && a.nextuse(x, t + 1).is_none() {
+                if let Some(rx) = a.reg.remove(x) {
+                    if a.regval[rx].as_deref() == Some(x) {
+                        a.regval[rx] = None;
+                    }
+                }
+            }
+        }
+        if let Some(old) = a.regval[rd].take() {
+            a.reg.remove(&old);
+        }
+        a.reg.insert(op.d.clone(), rd);
+        a.regval[rd] = Some(op.d.clone());
+        Ok(())
+    }
+
+    /// The store of output `o` at step `t` (`^=` when it accumulates).
+    fn store(&mut self, o: &Output, t: usize) -> Result<(), FwgenError> {
+        let reg = self.ensure(&o.v, t, &[o.v.as_str()])?;
+        if o.acc {
+            self.lines.push(format!("    {} ^= r{reg};", o.lv));
+            self.st.push(Inst::Stx(reg, o.lv.clone()));
+        } else {
+            self.lines.push(format!("    {} = r{reg};", o.lv));
+            self.st.push(Inst::St(reg, o.lv.clone()));
+        }
+        Ok(())
     }
 
     /// Frees the registers and spill slots of values not used after step `t`.

@@ -77,6 +77,29 @@ pub const MAX_REFUSED: usize = 256;
 /// returned unchanged, as are bodies where nothing can be merged. It stops after
 /// [`MAX_REFUSED`] refused merges.
 pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
+    let Some((mut items, n_v, high)) = virtual_slots(body) else {
+        return body.to_vec();
+    };
+    // spills never restored are dropped
+    let mut restored = vec![false; n_v];
+    for i in &items {
+        for &v in slots(i).1 {
+            restored[v] = true;
+        }
+    }
+    items.retain(|i| !matches!(i, It::Spill { v, .. } if !restored[*v]));
+    let limit = if high { 32 } else { 16 };
+    let Some(colours) = colour(&items, n_v, &[], limit) else {
+        return body.to_vec();
+    };
+    let (items, colours) = merge_pairs(items, colours, n_v, limit);
+    render(items, &colours)
+}
+
+/// The body with every spill and restore on its own virtual slot (a new one per spill), the
+/// number of slots and whether s16-s31 are used; None when the pass leaves the body unchanged
+/// (paired VMOVs, VPUSH/VPOP, stack spill words, a restore of a slot never spilled).
+fn virtual_slots(body: &[Insn]) -> Option<(Vec<It>, usize, bool)> {
     let mut items = Vec::with_capacity(body.len());
     let mut cur: [Option<usize>; 32] = [None; 32];
     let mut n_v = 0usize;
@@ -91,13 +114,11 @@ pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
                 items.push(It::Spill { v, r: rt });
             }
             Insn::VmovToR { rt, s } => {
-                let Some(v) = cur[s as usize] else {
-                    return body.to_vec();
-                };
+                let v = cur[s as usize]?;
                 items.push(It::Restore { r: rt, v });
             }
             Insn::Vmov2ToS { .. } | Insn::Vmov2ToR { .. } | Insn::VPush | Insn::VPop => {
-                return body.to_vec()
+                return None
             }
             Insn::Ldr {
                 base: super::insn::SP,
@@ -108,22 +129,21 @@ pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
                 base: super::insn::SP,
                 off,
                 ..
-            } if off >= 8 => return body.to_vec(),
+            } if off >= 8 => return None,
             ref o => items.push(It::Other(o.clone())),
         }
     }
-    // spills never restored are dropped
-    let mut restored = vec![false; n_v];
-    for i in &items {
-        for &v in slots(i).1 {
-            restored[v] = true;
-        }
-    }
-    items.retain(|i| !matches!(i, It::Spill { v, .. } if !restored[*v]));
-    let limit = if high { 32 } else { 16 };
-    let Some(mut colours) = colour(&items, n_v, &[], limit) else {
-        return body.to_vec();
-    };
+    Some((items, n_v, high))
+}
+
+/// Merges the nearest single spills or restores into pairs while the slots stay colourable
+/// (at most [`MAX_REFUSED`] refusals); the items and their colouring.
+fn merge_pairs(
+    mut items: Vec<It>,
+    mut colours: Vec<u8>,
+    n_v: usize,
+    limit: usize,
+) -> (Vec<It>, Vec<u8>) {
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n_v];
     let mut bonds: Vec<(usize, usize)> = Vec::new();
     let mut refused: std::collections::HashSet<(usize, usize)> = Default::default();
@@ -153,6 +173,11 @@ pub fn pair_vmovs(body: &[Insn]) -> Vec<Insn> {
             }
         }
     }
+    (items, colours)
+}
+
+/// The instructions of `items` with every virtual slot on its s-register.
+fn render(items: Vec<It>, colours: &[u8]) -> Vec<Insn> {
     items
         .into_iter()
         .map(|i| match i {

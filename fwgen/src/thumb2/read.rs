@@ -11,8 +11,10 @@
 
 use super::insn::{Insn, Reg, LR, PC, SP};
 use super::Budget;
-use algebra::slp::Slp;
-use std::collections::HashMap;
+
+mod flow;
+
+pub use flow::program;
 
 /// Why a text is not an emitted routine, or its data flow is not an XOR program.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -287,201 +289,11 @@ pub fn read(asm: &str) -> Result<ReadRoutine, ReadError> {
     })
 }
 
-/// What a location holds during the data-flow walk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Val {
-    /// Nothing the program may use (the caller's registers, saved values).
-    Other,
-    /// The `in` pointer.
-    InPtr,
-    /// `in` plus a byte offset (the base of a preload, `add rd, rn, #imm`).
-    InAt(u32),
-    /// The `out` pointer.
-    OutPtr,
-    /// A signal of the program.
-    Sig(usize),
-    /// The zero word (`mov rd, #0`).
-    Zero,
-}
-
-/// The straight-line XOR program a routine runs, recovered from its data flow: `r1` points to
-/// `n_in` input words, `r0` to `n_out` output words; every `eor` of two signals defines the
-/// next signal, a store of a signal or of zero to `out[i]` defines output i. Pointers may be
-/// spilled and reloaded (stack, s-registers). The result's XOR count is the routine's EOR
-/// count.
-pub fn program(insns: &[Insn], n_in: usize, n_out: usize) -> Result<Slp, ReadError> {
-    let mut r = [Val::Other; 16];
-    r[0] = Val::OutPtr;
-    r[1] = Val::InPtr;
-    let mut s = [Val::Other; 32];
-    let mut sp: i64 = 0;
-    let mut stack: HashMap<i64, Val> = HashMap::new();
-    let mut ops: Vec<(usize, usize)> = Vec::new();
-    let mut out: Vec<Option<Val>> = vec![None; n_out];
-    for (index, insn) in insns.iter().enumerate() {
-        let fail = |what: String| ReadError::Flow {
-            index,
-            text: insn.text(),
-            what,
-        };
-        // the word at base + off, for a load
-        let load = |r: &[Val; 16],
-                    stack: &HashMap<i64, Val>,
-                    out: &[Option<Val>],
-                    sp: i64,
-                    base: Reg,
-                    off: u32| match r[base as usize] {
-            Val::InPtr if off.is_multiple_of(4) && (off / 4) < n_in as u32 => {
-                Ok(Val::Sig((off / 4) as usize))
-            }
-            Val::InAt(d) if (d + off).is_multiple_of(4) && ((d + off) / 4) < n_in as u32 => {
-                Ok(Val::Sig(((d + off) / 4) as usize))
-            }
-            // out doubles as spill space once a word of it is written
-            Val::OutPtr if off.is_multiple_of(4) && ((off / 4) as usize) < n_out => out
-                [(off / 4) as usize]
-                .ok_or_else(|| format!("reads out[{}] before it is written", off / 4)),
-            _ if base == SP => stack
-                .get(&(sp + i64::from(off)))
-                .copied()
-                .ok_or_else(|| format!("reads an unwritten stack word at sp + {off}")),
-            _ => Err(format!(
-                "loads from {} + {off}, which is neither in[0..{n_in}] nor the stack",
-                super::insn::reg_name(base)
-            )),
-        };
-        match insn {
-            Insn::Push(list) => {
-                for &x in list.iter().rev() {
-                    sp -= 4;
-                    stack.insert(sp, r[x as usize]);
-                }
-            }
-            Insn::Pop(list) => {
-                for &x in list {
-                    let v = stack
-                        .get(&sp)
-                        .copied()
-                        .ok_or_else(|| fail("pops an unwritten stack word".into()))?;
-                    r[x as usize] = v;
-                    sp += 4;
-                }
-                if list.contains(&PC) {
-                    break;
-                }
-            }
-            Insn::VPush => {
-                for i in (16..32).rev() {
-                    sp -= 4;
-                    stack.insert(sp, s[i]);
-                }
-            }
-            Insn::VPop => {
-                for v in s.iter_mut().skip(16) {
-                    *v = stack
-                        .get(&sp)
-                        .copied()
-                        .ok_or_else(|| fail("pops an unwritten stack word".into()))?;
-                    sp += 4;
-                }
-            }
-            Insn::Ldr { rt, base, off } => {
-                let v = load(&r, &stack, &out, sp, *base, *off).map_err(fail)?;
-                r[*rt as usize] = v;
-            }
-            Insn::Ldrd { rt, rt2, base, off } => {
-                let v1 = load(&r, &stack, &out, sp, *base, *off).map_err(fail)?;
-                let v2 = load(&r, &stack, &out, sp, *base, off + 4).map_err(fail)?;
-                r[*rt as usize] = v1;
-                r[*rt2 as usize] = v2;
-            }
-            Insn::Str { .. } | Insn::Strd { .. } => {
-                let (words, base, off) = match insn {
-                    Insn::Str { rt, base, off } => (vec![*rt], *base, *off),
-                    Insn::Strd { rt, rt2, base, off } => (vec![*rt, *rt2], *base, *off),
-                    _ => (Vec::new(), 0, 0),
-                };
-                for (k, &rt) in words.iter().enumerate() {
-                    let o = off + 4 * k as u32;
-                    let v = r[rt as usize];
-                    if base == SP {
-                        stack.insert(sp + i64::from(o), v);
-                    } else if r[base as usize] == Val::OutPtr
-                        && o.is_multiple_of(4)
-                        && ((o / 4) as usize) < n_out
-                    {
-                        out[(o / 4) as usize] = Some(v);
-                    } else {
-                        return Err(fail(format!(
-                            "stores to {} + {o}, which is neither out[0..{n_out}] nor the stack",
-                            super::insn::reg_name(base)
-                        )));
-                    }
-                }
-            }
-            Insn::Eor { rd, rn, rm } => match (r[*rn as usize], r[*rm as usize]) {
-                (Val::Sig(a), Val::Sig(b)) => {
-                    ops.push((a, b));
-                    r[*rd as usize] = Val::Sig(n_in + ops.len() - 1);
-                }
-                _ => {
-                    return Err(fail(
-                        "an operand is not a signal of the program (an uninitialised register, a pointer or zero)".into(),
-                    ))
-                }
-            },
-            Insn::VmovToS { s: k, rt } => s[*k as usize] = r[*rt as usize],
-            Insn::VmovToR { rt, s: k } => r[*rt as usize] = s[*k as usize],
-            Insn::Vmov2ToS { s: k, rt, rt2 } => {
-                s[*k as usize] = r[*rt as usize];
-                s[*k as usize + 1] = r[*rt2 as usize];
-            }
-            Insn::Vmov2ToR { rt, rt2, s: k } => {
-                r[*rt as usize] = s[*k as usize];
-                r[*rt2 as usize] = s[*k as usize + 1];
-            }
-            Insn::MovZero { rd } => r[*rd as usize] = Val::Zero,
-            Insn::AddImm { rd, rn, imm } => {
-                r[*rd as usize] = match r[*rn as usize] {
-                    Val::InPtr if *imm <= 4 * n_in as u32 => Val::InAt(*imm),
-                    _ => return Err(fail("adds to a register that is not `in`".into())),
-                }
-            }
-            Insn::Ldm { base, regs } => {
-                if regs.windows(2).any(|w| w[0] >= w[1])
-                    || regs.iter().any(|&x| x == SP || x == PC)
-                {
-                    return Err(fail("ldm list does not ascend or holds sp or pc".into()));
-                }
-                let mut vals = Vec::with_capacity(regs.len());
-                for k in 0..regs.len() {
-                    vals.push(load(&r, &stack, &out, sp, *base, 4 * k as u32).map_err(fail)?);
-                }
-                for (&x, v) in regs.iter().zip(vals) {
-                    r[x as usize] = v;
-                }
-            }
-            Insn::SubSp(n) => sp -= i64::from(*n),
-            Insn::AddSp(n) => sp += i64::from(*n),
-            Insn::BxLr => break,
-        }
-    }
-    let outputs = out
-        .iter()
-        .enumerate()
-        .map(|(i, v)| match v {
-            Some(Val::Sig(x)) => Ok(Some(*x)),
-            Some(Val::Zero) => Ok(None),
-            _ => Err(ReadError::Unwritten(i)),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Slp { n_in, ops, outputs })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::thumb2::{emit, EmitOptions};
+    use algebra::slp::Slp;
 
     #[test]
     fn text_reads_back_to_the_emitted_instructions_and_program(

@@ -311,31 +311,7 @@ impl Machine {
 /// output words, or why the run or the calling convention failed.
 pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32>, SimError> {
     let body = parse(asm, name)?;
-    let mut m = Machine {
-        r: [0; 16],
-        s: [0; 32],
-        mem: HashMap::new(),
-        n_in: input.len(),
-        n_out,
-    };
-    // garbage everywhere the routine must not rely on
-    let mut g = 0x1234_5678u32;
-    let mut garbage = || {
-        g ^= g << 13;
-        g ^= g >> 17;
-        g ^= g << 5;
-        g
-    };
-    for i in 0..16 {
-        m.r[i] = garbage();
-    }
-    for i in 0..32 {
-        m.s[i] = garbage();
-    }
-    m.r[0] = OUT_BASE;
-    m.r[1] = IN_BASE;
-    m.r[13] = STACK_TOP;
-    m.r[14] = RETURN;
+    let mut m = Machine::new(input.len(), n_out);
     let saved_r = m.r;
     let saved_s = m.s;
     for (q, &w) in input.iter().enumerate() {
@@ -343,7 +319,99 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
     }
     let mut returned = false;
     for (line, op) in &body {
-        let line = *line;
+        if m.exec(*line, op)? {
+            returned = true;
+            break;
+        }
+    }
+    if !returned {
+        return Err(SimError::NoReturn);
+    }
+    m.check_restored(&saved_r, &saved_s)?;
+    (0..n_out)
+        .map(|i| {
+            let a = OUT_BASE + 4 * i as u32;
+            m.mem
+                .get(&a)
+                .copied()
+                .ok_or_else(|| SimError::Convention(format!("out[{i}] never written")))
+        })
+        .collect()
+}
+
+impl Machine {
+    /// A machine with `r0 = out`, `r1 = in`, sp and lr set and garbage in every other register
+    /// and s-register.
+    fn new(n_in: usize, n_out: usize) -> Self {
+        let mut m = Machine {
+            r: [0; 16],
+            s: [0; 32],
+            mem: HashMap::new(),
+            n_in,
+            n_out,
+        };
+        // garbage everywhere the routine must not rely on
+        let mut g = 0x1234_5678u32;
+        let mut garbage = || {
+            g ^= g << 13;
+            g ^= g >> 17;
+            g ^= g << 5;
+            g
+        };
+        for i in 0..16 {
+            m.r[i] = garbage();
+        }
+        for i in 0..32 {
+            m.s[i] = garbage();
+        }
+        m.r[0] = OUT_BASE;
+        m.r[1] = IN_BASE;
+        m.r[13] = STACK_TOP;
+        m.r[14] = RETURN;
+        m
+    }
+
+    /// Runs one instruction (from `line` of the text); true when it returns.
+    fn exec(&mut self, line: usize, op: &Op) -> Result<bool, SimError> {
+        let m = self;
+        match op {
+            Op::Push(_) | Op::Pop(_) | Op::VPush(..) | Op::VPop(..) => {
+                return m.exec_stack(line, op)
+            }
+            Op::Ldr(..) | Op::Ldrd(..) | Op::Str(..) | Op::Strd(..) | Op::Ldm(..) => {
+                m.exec_memory(line, op)?
+            }
+            Op::Eor(d, n, k) => m.r[*d] = m.r[*n] ^ m.r[*k],
+            Op::VToS(s, r) => m.s[*s] = m.r[*r],
+            Op::VToR(r, s) => m.r[*r] = m.s[*s],
+            Op::V2ToS(s, r, r2) => {
+                m.s[*s] = m.r[*r];
+                m.s[*s + 1] = m.r[*r2];
+            }
+            Op::V2ToR(r, r2, s) => {
+                if r == r2 {
+                    return Err(SimError::Parse {
+                        line,
+                        text: "vmov to two equal core registers".into(),
+                    });
+                }
+                m.r[*r] = m.s[*s];
+                m.r[*r2] = m.s[*s + 1];
+            }
+            Op::MovImm(r, v) => m.r[*r] = *v,
+            Op::AddImm(d, n, imm) => m.r[*d] = m.r[*n].wrapping_add(*imm),
+            Op::SpAdd(d) => m.r[13] = (i64::from(m.r[13]) + d) as u32,
+            Op::BxLr => {
+                m.r[15] = m.r[14];
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// `push`, `pop`, `vpush`, `vpop`; true when a pop returns (pops pc).
+    fn exec_stack(&mut self, line: usize, op: &Op) -> Result<bool, SimError> {
+        let m = self;
         match op {
             Op::Push(list) => {
                 let mut sp = m.r[13];
@@ -362,8 +430,7 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
                 }
                 m.r[13] = sp;
                 if list.contains(&15) {
-                    returned = true;
-                    break;
+                    return Ok(true);
                 }
             }
             Op::VPush(a, b) => {
@@ -382,6 +449,15 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
                 }
                 m.r[13] = sp;
             }
+            _ => {}
+        }
+        Ok(false)
+    }
+
+    /// Loads and stores: `ldr`, `ldrd`, `str`, `strd`, `ldm`.
+    fn exec_memory(&mut self, line: usize, op: &Op) -> Result<(), SimError> {
+        let m = self;
+        match op {
             Op::Ldr(t, b, off) => {
                 let v = m.load(line, m.r[*b].wrapping_add(*off))?;
                 m.r[*t] = v;
@@ -407,24 +483,6 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
                 m.store(line, a, m.r[*t])?;
                 m.store(line, a.wrapping_add(4), m.r[*t2])?;
             }
-            Op::Eor(d, n, k) => m.r[*d] = m.r[*n] ^ m.r[*k],
-            Op::VToS(s, r) => m.s[*s] = m.r[*r],
-            Op::VToR(r, s) => m.r[*r] = m.s[*s],
-            Op::V2ToS(s, r, r2) => {
-                m.s[*s] = m.r[*r];
-                m.s[*s + 1] = m.r[*r2];
-            }
-            Op::V2ToR(r, r2, s) => {
-                if r == r2 {
-                    return Err(SimError::Parse {
-                        line,
-                        text: "vmov to two equal core registers".into(),
-                    });
-                }
-                m.r[*r] = m.s[*s];
-                m.r[*r2] = m.s[*s + 1];
-            }
-            Op::MovImm(r, v) => m.r[*r] = *v,
             Op::Ldm(b, list) => {
                 let a = m.r[*b];
                 let mut vals = Vec::with_capacity(list.len());
@@ -435,40 +493,29 @@ pub fn run(asm: &str, name: &str, input: &[u32], n_out: usize) -> Result<Vec<u32
                     m.r[r] = v;
                 }
             }
-            Op::AddImm(d, n, imm) => m.r[*d] = m.r[*n].wrapping_add(*imm),
-            Op::SpAdd(d) => m.r[13] = (i64::from(m.r[13]) + d) as u32,
-            Op::BxLr => {
-                m.r[15] = m.r[14];
-                returned = true;
-                break;
-            }
+            _ => {}
         }
+        Ok(())
     }
-    if !returned {
-        return Err(SimError::NoReturn);
+
+    /// The AAPCS checks on the way out: return to the caller, sp, r4-r11 and s16-s31 restored.
+    fn check_restored(&self, saved_r: &[u32; 16], saved_s: &[u32; 32]) -> Result<(), SimError> {
+        let m = self;
+        if m.r[15] != RETURN {
+            return Err(SimError::Convention(format!(
+                "returned to {:#010x}, not the caller",
+                m.r[15]
+            )));
+        }
+        if m.r[13] != STACK_TOP {
+            return Err(SimError::Convention("sp not restored".into()));
+        }
+        if let Some(i) = (4..=11).find(|&i| m.r[i] != saved_r[i]) {
+            return Err(SimError::Convention(format!("r{i} not restored")));
+        }
+        if let Some(i) = (16..32).find(|&i| m.s[i] != saved_s[i]) {
+            return Err(SimError::Convention(format!("s{i} not restored")));
+        }
+        Ok(())
     }
-    if m.r[15] != RETURN {
-        return Err(SimError::Convention(format!(
-            "returned to {:#010x}, not the caller",
-            m.r[15]
-        )));
-    }
-    if m.r[13] != STACK_TOP {
-        return Err(SimError::Convention("sp not restored".into()));
-    }
-    if let Some(i) = (4..=11).find(|&i| m.r[i] != saved_r[i]) {
-        return Err(SimError::Convention(format!("r{i} not restored")));
-    }
-    if let Some(i) = (16..32).find(|&i| m.s[i] != saved_s[i]) {
-        return Err(SimError::Convention(format!("s{i} not restored")));
-    }
-    (0..n_out)
-        .map(|i| {
-            let a = OUT_BASE + 4 * i as u32;
-            m.mem
-                .get(&a)
-                .copied()
-                .ok_or_else(|| SimError::Convention(format!("out[{i}] never written")))
-        })
-        .collect()
 }

@@ -7,9 +7,9 @@
 //! of B, the map `ψ(Σ c_i v_i^A) = Σ c_i w_i` is a field isomorphism A → B (it maps the Cantor
 //! basis of A, a polynomial in its top, to the same polynomials in w).
 
-use super::BinaryField;
 use crate::cantor::CantorBasis;
 use crate::error::AlgebraError;
+use crate::field::BinaryField;
 use crate::fpoly::FPoly;
 use crate::minpoly::minimal_polynomial;
 
@@ -75,7 +75,7 @@ fn split<F: BinaryField>(
     q: &FPoly<F>,
     out: &mut Vec<F>,
     seed: &mut u64,
-    depth: u32,
+    _depth: u32,
 ) -> Result<(), AlgebraError> {
     match q.degree() {
         None | Some(0) => return Ok(()),
@@ -103,8 +103,8 @@ fn split<F: BinaryField>(
         if let Some(d) = g.degree() {
             if d > 0 && Some(d) < q.degree() {
                 let (h, _) = q.div_rem(&g).ok_or(AlgebraError::NoRoot)?;
-                split(&g, out, seed, depth + 1)?;
-                split(&h, out, seed, depth + 1)?;
+                split(&g, out, seed, _depth + 1)?;
+                split(&h, out, seed, _depth + 1)?;
                 return Ok(());
             }
         }
