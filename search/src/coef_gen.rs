@@ -8,7 +8,9 @@
 //! reconstruction), so a new table takes two or three rounds of write, rebuild, write until
 //! the module no longer changes (the fixed point the test checks).
 
-use crate::measure::{GroupFit, MeasureError, MeasuredTable};
+use crate::coef_fit::GroupFit;
+use crate::measure_error::MeasureError;
+use crate::measured_table::MeasuredTable;
 use fafft_config::cost::CALIBRATED_MODEL_VERSION;
 
 /// Where the module lives in the repository.
@@ -18,7 +20,7 @@ pub const COEF_MODULE_PATH: &str = "config/src/cost/calibrated_coef.rs";
 pub struct CoefSpec {
     /// The constant's name in `fafft_config::cost::coef`.
     pub konst: &'static str,
-    /// The feature's name in [`crate::measure::fit_coefficients`].
+    /// The feature's name in [`crate::coef_fit::fit_coefficients`].
     pub feature: &'static str,
     /// The constant's documentation.
     pub doc: &'static str,

@@ -828,12 +828,12 @@ pub struct PlanReport {
     /// component); filled by `search crt`.
     /// Not read back from a report (its shape follows the model's version): None when read.
     #[serde(skip_deserializing)]
-    pub model_error: Option<crate::measure::ModelError>,
+    pub model_error: Option<crate::model_error::ModelError>,
     /// `--measure K`: the top K plans exported, built and counted on the emulated board.
     /// Not read back from a report (board measurements, as `search crt` wrote them): None
     /// when read.
     #[serde(skip_deserializing)]
-    pub measured: Option<crate::measure::MeasureReport>,
+    pub measured: Option<crate::measure_report::MeasureReport>,
     /// Command that produced the report.
     pub command: String,
     /// n.
@@ -1826,12 +1826,12 @@ pub fn render_text(r: &PlanReport) -> String {
     if let Some(e) = &r.model_error {
         s += &format!(
             "{}\n",
-            crate::measure::render_error(e, crate::measure::COMMITTED_TABLE_PATH)
+            crate::model_error::render_error(e, crate::measured_table::COMMITTED_TABLE_PATH)
         );
     }
     s += &uncalibrated_lines(r);
     if let Some(m) = &r.measured {
-        s += &crate::measure::render_measure(m);
+        s += &crate::measure_report::render_measure(m);
     }
     s
 }
@@ -1899,8 +1899,8 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
     let cache = ScanCache::new();
     let mut report = plan(args.n, &cfg, &cache)?;
     report.command = args.command();
-    let table = crate::measure::MeasuredTable::committed()?;
-    report.model_error = Some(crate::measure::fit(&table)?.1);
+    let table = crate::measured_table::MeasuredTable::committed()?;
+    report.model_error = Some(crate::model_error::fit(&table)?.1);
     if let Some(k) = args.measure {
         let work = match &args.measure_dir {
             Some(d) => d.clone(),

@@ -24,7 +24,8 @@ pub mod proxy;
 
 use crate::driver::RunOptions;
 use crate::error::{Result, SearchError};
-use crate::measure::{fit_with, worst_summary, MeasuredTable, ModelError, Routines};
+use crate::measured_table::MeasuredTable;
+use crate::model_error::{fit_with, worst_summary, ModelError, Routines};
 use crate::moduli::{run_moduli, ModuliArgs};
 use crate::params::Shard;
 use fafft_config::cost::CALIBRATED_MODEL_VERSION as COST_MODEL_VERSION;

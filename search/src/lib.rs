@@ -14,8 +14,11 @@
 //! [`cost`] re-export its modules under their old paths, and [`export`] is the thin command.
 
 pub mod atomic;
+pub mod board_report;
 pub mod bounds;
+pub mod calibrate;
 pub mod codegen;
+pub mod coef_fit;
 pub mod coef_gen;
 pub mod cost;
 pub mod crt_plan;
@@ -27,7 +30,11 @@ pub mod export;
 pub mod joint;
 pub mod kernel;
 pub mod measure;
+pub mod measure_error;
+pub mod measure_report;
+pub mod measured_table;
 pub mod merge;
+pub mod model_error;
 pub mod moduli;
 pub mod params;
 pub mod plan_export;

@@ -153,7 +153,7 @@ enum Cmd {
     /// CRT split planner: FAFFT sizes, residue rings x^c, two coprime moduli; modelled Cortex-M4 costs.
     Crt(search::crt_plan::CrtArgs),
     /// The calibrated cost model against board reports (docs/cost-model.md): table and fit.
-    Calibrate(search::measure::CalibrateArgs),
+    Calibrate(search::calibrate::CalibrateArgs),
     /// Plots: histogram | cost | breakdown (SVG or PNG by the output's extension).
     Plot(search::plot::PlotArgs),
     /// Firmware export: params.json + C headers (docs/firmware-layout.md) + generated XOR programs.
@@ -381,7 +381,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Cmd::Crt(a) => search::crt_plan::run(&a)?,
-        Cmd::Calibrate(a) => search::measure::run_calibrate(&a)?,
+        Cmd::Calibrate(a) => search::calibrate::run_calibrate(&a)?,
         Cmd::Plot(a) => search::plot::run(&a)?,
         Cmd::Export(a) => search::export::run(&a)?,
         Cmd::Slp(a) => search::slp_cmd::run(&a)?,

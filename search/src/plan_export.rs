@@ -13,9 +13,9 @@
 
 use crate::crt_plan::{Plan, PlanKind, PlanReport};
 use crate::crt_report::{self, ReportError};
-use crate::export::ExportConfig;
 use crate::joint::{JointReport, JOINT_SCHEMA_VERSION};
 use fafft_config::beta::parse_u32;
+use fafft_config::derive::Config as ExportConfig;
 use fafft_config::input::{read_bytes, InputError, REPORT_JSON};
 use fafft_config::rules::{Second, Split};
 use fafft_config::transform::Chain;

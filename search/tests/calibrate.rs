@@ -2,8 +2,9 @@
 //! (docs/cost-model.md §3), and the fitting routine recovers known coefficients.
 
 use fafft_config::cost::calibrated::coef;
+use search::coef_fit::{fit_coefficients, nnls_relative};
 use search::coef_gen::{render_coef_module, sig4};
-use search::measure::{fit_coefficients, nnls_relative, MeasuredTable};
+use search::measured_table::MeasuredTable;
 
 /// A small deterministic generator (xorshift64*), so the property test needs no crate.
 struct Rng(u64);

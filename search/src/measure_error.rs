@@ -1,0 +1,59 @@
+//! The errors of the board measurements, the measured table and the calibrated model's fit
+//! ([`MeasureError`]), shared by [`crate::measured_table`], [`crate::board_report`],
+//! [`crate::model_error`], [`crate::coef_fit`] and [`crate::measure`].
+
+use crate::codegen::ChainError;
+use crate::cost::CostError;
+use algebra::AlgebraError;
+use thiserror::Error;
+
+/// Errors of the measurement.
+#[derive(Debug, Error)]
+pub enum MeasureError {
+    /// The hqc-verify binary was not found.
+    #[error("hqc-verify not found at {path}: build it (`cargo build --release -p hqc-verify`, same target folder as search) or pass --hqc-verify PATH")]
+    NoHqcVerify { path: String },
+    /// A work folder could not be made.
+    #[error("cannot create the measurement folder {path}: {source}")]
+    Dir {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The export of a plan failed.
+    #[error("export of plan {rank} ({label}) failed: {reason}")]
+    Export {
+        rank: usize,
+        label: String,
+        reason: String,
+    },
+    /// hqc-verify could not run or printed no report.
+    #[error("hqc-verify board on {params}: {reason}")]
+    Board { params: String, reason: String },
+    /// A board report lacks a field.
+    #[error("board report {what}: missing or malformed `{field}`")]
+    Report { what: String, field: String },
+    /// The table file is unusable.
+    #[error("measured table {path}: {reason}")]
+    Table { path: String, reason: String },
+    /// A row's field degree is not one of the tower fields (the planner's rule).
+    #[error("unsupported m = {m}: the planner supports the tower fields m ∈ {{8, 16, 32}}")]
+    UnsupportedM { m: u32 },
+    /// A row's β is not admissible (the planner's rule, docs/fafft.md §7.1).
+    #[error("β = {beta:#x} is not admissible for m = {m}, l = {l}: {reason}")]
+    Inadmissible {
+        beta: u64,
+        m: u32,
+        l: u32,
+        reason: String,
+    },
+    /// Cost model error.
+    #[error(transparent)]
+    Cost(#[from] CostError),
+    /// Chain / constant construction error.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    /// Algebra error.
+    #[error(transparent)]
+    Algebra(#[from] AlgebraError),
+}
