@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 
 use thiserror::Error;
 
-use crate::core::params::{Flavour, Level};
+use hqc_verify::core::params::{Flavour, Level};
 
 use super::readout::kat_matches;
 pub use super::readout::{ct_groups, op_figures, render_text};
@@ -44,14 +44,14 @@ pub const MPS2_FLAGS: [&str; 1] = ["-DMPS2_AN386"];
 /// The `nucleo-l4r5zi` setting's own definitions (libopencm3 genlink of stm32l4r5zi).
 pub const NUCLEO_FLAGS: [&str; 2] = ["-DSTM32L4", "-DSTM32L4R5ZI"];
 
-const HARNESS_C: &str = include_str!("../../pqm4/board/pqm4_harness.c");
-const RANDOMBYTES_H: &str = include_str!("../../pqm4/host/randombytes.h");
-const BOARD_C: &str = include_str!("../../board/firmware/board.c");
-const PLATFORM_C: &str = include_str!("../../board/firmware/platform_common.c");
-const PLATFORM_H: &str = include_str!("../../board/firmware/platform.h");
-const LINK_LD: &str = include_str!("../../board/firmware/link.ld");
-const PLUGIN_C: &str = include_str!("../../board/plugin/insncount.c");
-const PLUGIN_DECODE_H: &str = include_str!("../../board/plugin/thumb2_decode.h");
+const HARNESS_C: &str = include_str!("../../../hqc-verify/pqm4/board/pqm4_harness.c");
+const RANDOMBYTES_H: &str = include_str!("../../../hqc-verify/pqm4/host/randombytes.h");
+const BOARD_C: &str = include_source!("firmware/board.c");
+const PLATFORM_C: &str = include_source!("firmware/platform_common.c");
+const PLATFORM_H: &str = include_source!("firmware/platform.h");
+const LINK_LD: &str = include_source!("firmware/link.ld");
+const PLUGIN_C: &str = include_source!("plugin/insncount.c");
+const PLUGIN_DECODE_H: &str = include_source!("plugin/thumb2_decode.h");
 
 /// Why the harness could not run (a failed check is not an error: it is in the report).
 #[derive(Debug, Error)]

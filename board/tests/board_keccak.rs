@@ -1,5 +1,5 @@
-//! The Thumb-2 Keccak-f\[1600\] (`board/m4kem/keccak_f1600.S`) on the emulated Cortex-M4:
-//! `board/m4kem/keccak.sh` builds m4kem (MUL=c-fafft, the Rust library shared with
+//! The Thumb-2 Keccak-f\[1600\] (`hqc-verify/board/m4kem/keccak_f1600.S`) on the emulated Cortex-M4:
+//! `hqc-verify/board/m4kem/keccak.sh` builds m4kem (MUL=c-fafft, the Rust library shared with
 //! `tests/board.rs`) and runs the harness's keccak mode on QEMU. On the board, the permutation
 //! in use and the sponges on its state must give the published known answers (Keccak-f\[1600\]
 //! of the zero state; SHA3-256, SHA3-512, SHAKE256 of the empty message), equal the portable
@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("board/m4kem/keccak.sh")
+    hqc_board::built_repo()
+        .join(hqc_board::SOURCES_DIR)
+        .join("m4kem/keccak.sh")
 }
 
 /// The `key=value` fields of one output line.

@@ -1,10 +1,10 @@
-//! The Thumb-2 support expansion (`board/m4kem/support_expand.S`) on the emulated Cortex-M4:
-//! `board/m4kem/expand.sh` builds m4kem (MUL=c-fafft, the Rust library shared with
+//! The Thumb-2 support expansion (`hqc-verify/board/m4kem/support_expand.S`) on the emulated Cortex-M4:
+//! `hqc-verify/board/m4kem/expand.sh` builds m4kem (MUL=c-fafft, the Rust library shared with
 //! `tests/board.rs`) and runs the harness's expand mode on QEMU. On the board, the expansion in
 //! use must equal the portable reference on seeded supports of HQC-1/3/5 (every weight 0..=13,
 //! the levels' weights and MAX_WEIGHT; positions 0, n − 1 and the 32/64-bit word boundaries),
 //! and one HQC-1 expansion of each weight must take at most 5.0 estimated cycles
-//! (`hqc_verify::m4cycles`, the plugin's instruction classes of the region) and at most 4
+//! (`hqc_board::m4cycles`, the plugin's instruction classes of the region) and at most 4
 //! instructions per (output word, support entry) step (issue targets), and fewer of both than the
 //! reference. The toolchain is installed by build.sh when missing. The KATs with this expansion
 //! run in `tests/board.rs` (build.sh's default).
@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("board/m4kem/expand.sh")
+    hqc_board::built_repo()
+        .join(hqc_board::SOURCES_DIR)
+        .join("m4kem/expand.sh")
 }
 
 /// The `key=value` fields of one output line.
@@ -34,7 +36,7 @@ fn asm_equals_reference_and_meets_target_on_board() {
         .expect("run expand.sh");
     let log_text = std::fs::read_to_string(&log_path).unwrap_or_default();
     let _ = std::fs::remove_file(&log_path);
-    let log = hqc_verify::m4cycles::parse(&log_text).expect("plugin log parses");
+    let log = hqc_board::m4cycles::parse(&log_text).expect("plugin log parses");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -79,7 +81,7 @@ fn asm_equals_reference_and_meets_target_on_board() {
         assert!(
             new_cyc / steps <= 5.0,
             "target <= 5.0 estimated cycles per step ({}): {r}: {new_cyc} cycles, {:.3} per step",
-            hqc_verify::m4cycles::TIMING_VERSION,
+            hqc_board::m4cycles::TIMING_VERSION,
             new_cyc / steps
         );
         assert!(new_cyc < ref_cyc, "{r}: {new_cyc} vs {ref_cyc} cycles");

@@ -30,11 +30,12 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
+use hqc_board::{board, package};
 use hqc_verify::core::code::Decoder;
 use hqc_verify::core::params::{Flavour, Level};
 use hqc_verify::kat::{self, locate, ExpectedSource, KatError, KatRequest};
 use hqc_verify::multiplier::MultiplierKind;
-use hqc_verify::{board, package, profile};
+use hqc_verify::profile;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -373,11 +374,10 @@ fn cmd_pin(a: &PinArgs) -> Result<bool> {
             locate::ENV_VAR
         )
     })?;
-    let out = a.pins_dir.clone().unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("kat")
-            .join("entries")
-    });
+    let out = a
+        .pins_dir
+        .clone()
+        .unwrap_or_else(hqc_verify::kat::pins::entries_dir);
     let mut written = Vec::new();
     for flavour in Flavour::ALL {
         for level in Level::ALL {

@@ -15,12 +15,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use hqc_board::package::{write_package, PackageError, PackageRequest};
 use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet, SALT_BYTES};
 use hqc_verify::core::prng::{kat_seeds, RandomSource, ShakePrng};
 use hqc_verify::kat::first_pin_difference;
 use hqc_verify::kat::pins::entry_pins;
 use hqc_verify::kat::rsp::Entry;
-use hqc_verify::package::{write_package, PackageError, PackageRequest};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

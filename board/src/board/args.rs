@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::core::code::Decoder;
-use crate::core::params::{Flavour, Level};
+use hqc_verify::core::code::Decoder;
+use hqc_verify::core::params::{Flavour, Level};
 
 /// Arguments of `hqc-verify board`.
 #[derive(clap::Args, Debug, Clone)]

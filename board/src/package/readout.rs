@@ -2,9 +2,9 @@
 //! "test" lines of the image and the plugin's "region", "classes" and "trace" lines.
 
 use super::board::{CtFigures, HarnessError, HarnessReport, OpFigures};
-use crate::core::params::{Flavour, Level};
-use crate::kat::pins::entry_pins;
 use crate::m4cycles;
+use hqc_verify::core::params::{Flavour, Level};
+use hqc_verify::kat::pins::entry_pins;
 
 /// Pairs "bench k label" lines with the plugin's regions and "stack op bytes" lines.
 pub fn op_figures(stdout: &str, log: &str) -> Result<Vec<OpFigures>, HarnessError> {

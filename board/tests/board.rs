@@ -34,7 +34,7 @@ use fafft_config::export::{command_of, render};
 use fafft_config::spec::Provenance;
 use fafft_config::transform::Chain;
 
-use hqc_verify::board::{self, BoardArgs, BoardReport, FlavourSel};
+use hqc_board::board::{self, BoardArgs, BoardReport, FlavourSel};
 use hqc_verify::core::params::{Flavour, Level};
 
 fn exports_root() -> PathBuf {
@@ -331,14 +331,14 @@ fn cycles_everywhere(r: &BoardReport) {
             row.component
         );
     }
-    assert_eq!(r.timing.version, hqc_verify::m4cycles::TIMING_VERSION);
+    assert_eq!(r.timing.version, hqc_board::m4cycles::TIMING_VERSION);
     assert_eq!(
         r.kat_note.as_deref(),
         Some(hqc_verify::kat::locate::PINS_ONLY_NOTE)
     );
     let text = board::render_text(r);
     for needle in [
-        hqc_verify::m4cycles::TIMING_VERSION,
+        hqc_board::m4cycles::TIMING_VERSION,
         "zero wait states",
         "docs/m4-timing.md",
         "est. cycles",

@@ -14,8 +14,8 @@ use super::report::{Checks, KatRun};
 use super::runs::{exit_meaning, run_counted, run_logged, tail};
 use super::toolchain::Paths;
 use super::{progress, BoardError};
-use crate::core::params::{Flavour, Level};
-use crate::kat;
+use hqc_verify::core::params::{Flavour, Level};
+use hqc_verify::kat;
 
 /// Builds m4kem with the C multiplier of the export folder; the ELF, if the build succeeded.
 /// `features`: extra cargo features of m4kem (`eea`, `profile`, comma separated; build.sh's

@@ -37,12 +37,12 @@ use super::report::ParamsInfo;
 use super::runs::{exit_meaning, qemu_cmd, run_logged, tail};
 use super::toolchain::{self, Paths};
 use super::{progress, BoardError};
-use crate::core::kem::Hqc;
-use crate::core::mul::PortableMul;
-use crate::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
-use crate::core::prng::{RandomSource, ShakePrng};
-use crate::core::sampling::barrett_reduce;
-use crate::core::xof::Xof;
+use hqc_verify::core::kem::Hqc;
+use hqc_verify::core::mul::PortableMul;
+use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
+use hqc_verify::core::prng::{RandomSource, ShakePrng};
+use hqc_verify::core::sampling::barrett_reduce;
+use hqc_verify::core::xof::Xof;
 
 /// JSON schema of [`CtReport`].
 pub const CT_SCHEMA_VERSION: u32 = 2;
@@ -1377,7 +1377,7 @@ mod tests {
 
     #[test]
     fn sampler_oracle_equals_the_core_sampler() {
-        use crate::core::sampling::keygen_supports;
+        use hqc_verify::core::sampling::keygen_supports;
         for f in Flavour::ALL {
             for entry in 0..6 {
                 let (seed_kem, _, _) = entry_randomness(entry, Hqc1::K);

@@ -1,5 +1,5 @@
 //! The counting plugin's instruction classes and the Cortex-M4 cycle estimate on hand-written
-//! Thumb-2 snippets (`board/plugin/tests/snippets.S`) run under QEMU mps2-an386.
+//! Thumb-2 snippets (`hqc-verify/board/plugin/tests/snippets.S`) run under QEMU mps2-an386.
 //!
 //! The snippets are assembled with arm-none-eabi-gcc and the plugin is compiled with the host
 //! gcc into `CARGO_TARGET_TMPDIR/m4cycles/`; every snippet `NAME` is one marker pair
@@ -7,14 +7,14 @@
 //! (they are written next to each snippet there), the expected cycles from the rules of
 //! docs/m4-timing.md. `decoder_agrees_with_objdump` checks the plugin's decoder on every
 //! instruction of the snippets and of the firmware's `bench_mul.elf` (HQC-1 fixture, built with
-//! `board/firmware/Makefile`) against arm-none-eabi-objdump (`board/plugin/tests/decode_check.py`).
+//! `hqc-verify/board/firmware/Makefile`) against arm-none-eabi-objdump (`hqc-verify/board/plugin/tests/decode_check.py`).
 //! The toolchain comes from `scripts/install-board-deps.sh`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use hqc_verify::m4cycles::{self, ClassCounts, PluginLog, TimingRules};
+use hqc_board::m4cycles::{self, ClassCounts, PluginLog, TimingRules};
 
 const ARCH: [&str; 4] = [
     "-mcpu=cortex-m4",
@@ -23,8 +23,8 @@ const ARCH: [&str; 4] = [
     "-mfpu=fpv4-sp-d16",
 ];
 
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+fn sources() -> PathBuf {
+    hqc_board::built_repo().join(hqc_board::SOURCES_DIR)
 }
 
 fn out_dir() -> PathBuf {
@@ -55,14 +55,14 @@ fn build_plugin(dir: &Path) -> PathBuf {
                 "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror", "-o",
             ])
             .arg(&so)
-            .arg(manifest().join("board/plugin/insncount.c")),
+            .arg(sources().join("plugin/insncount.c")),
         "plugin build",
     );
     so
 }
 
 fn build_snippets(dir: &Path) -> PathBuf {
-    let src = manifest().join("board/plugin/tests");
+    let src = sources().join("plugin/tests");
     let elf = dir.join("snippets.elf");
     run(
         Command::new("arm-none-eabi-gcc")
@@ -411,7 +411,7 @@ fn start_stop_region_and_totals_are_consistent() {
 #[test]
 fn decoder_agrees_with_objdump() {
     let dir = out_dir();
-    let tests = manifest().join("board/plugin/tests");
+    let tests = sources().join("plugin/tests");
     let dec = dir.join("decode_host");
     run(
         Command::new("gcc")
@@ -430,7 +430,7 @@ fn decoder_agrees_with_objdump() {
         Command::new("make")
             .arg("-s")
             .arg("-C")
-            .arg(manifest().join("board/firmware"))
+            .arg(sources().join("firmware"))
             .arg(format!("BUILD={}", fw.display()))
             .arg(&bench),
         "firmware build (bench_mul.elf, HQC-1 fixture)",

@@ -1,5 +1,5 @@
 //! The pqm4 package on the emulated board (extended suite): for each level's committed export
-//! and both flavours, `hqc-verify package --board` (hqc_verify::package::execute) builds the
+//! and both flavours, `hqc-verify package --board` (hqc_board::package::execute) builds the
 //! package with pqm4's mps2-an386 flags, runs the harness under QEMU and must pass every check:
 //! 100 KAT entries against the board pins, pqm4's functional test, four measured operations
 //! with their stack, and the NUCLEO-L4R5ZI build.
@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use hqc_verify::package::{execute, PackageArgs};
+use hqc_board::package::{execute, PackageArgs};
 
 #[derive(Parser)]
 struct Cli {
@@ -52,7 +52,7 @@ fn check(export: &str, flavour: &str) {
     assert!(
         b.passed,
         "{export} {flavour}: {}",
-        hqc_verify::package::board::render_text(b)
+        hqc_board::package::board::render_text(b)
     );
     assert_eq!((b.kat_checked, b.kat_matched), (100, 100));
     assert!(b

@@ -12,7 +12,7 @@ use fafft_config::verify::Verified;
 
 use super::report::ParamsInfo;
 use super::BoardError;
-use crate::core::params::Level;
+use hqc_verify::core::params::Level;
 
 /// The transform sizes the firmware tables are built for (the one definition, `fafft_config::rules`).
 pub use fafft_config::rules::FIRMWARE_L;

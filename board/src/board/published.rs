@@ -17,7 +17,7 @@
 
 use serde::Serialize;
 
-use crate::core::params::Level;
+use hqc_verify::core::params::Level;
 
 /// Chen et al., ePrint 2026/739, board cycles of one level.
 #[derive(Clone, Copy, Debug)]

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use super::profile::{ProfileReport, OPERATIONS};
 use super::published;
-use crate::core::params::Level;
-use crate::core::probe::Component;
+use hqc_verify::core::params::Level;
+use hqc_verify::core::probe::Component;
 
 /// Fill colours of the components, then `other` (ASCII hex).
 const COLOURS: [&str; Component::COUNT + 1] = [
@@ -239,6 +239,6 @@ fn cycles_panel(r: &ProfileReport, level: Level, y0: f64) -> Option<String> {
 }
 
 /// Writes the SVG plot to `path` (atomically).
-pub fn write_svg(r: &ProfileReport, path: &PathBuf) -> Result<(), crate::kat::KatError> {
-    crate::kat::write_atomically(path, &render_svg(r))
+pub fn write_svg(r: &ProfileReport, path: &PathBuf) -> Result<(), hqc_verify::kat::KatError> {
+    hqc_verify::kat::write_atomically(path, &render_svg(r))
 }

@@ -69,7 +69,7 @@ pub use report::{
     StageFigures, Stages, Timing, Toolchain, SCHEMA_VERSION,
 };
 
-use crate::kat;
+use hqc_verify::kat;
 use report::Checks;
 
 /// Why `hqc-verify board` could not run (a failed check is not an error: it is in the report).
@@ -122,9 +122,9 @@ pub enum BoardError {
     #[error("no committed board digest for {level} {flavour} KAT entry count = {count}")]
     MissingPin {
         /// Level.
-        level: crate::core::params::Level,
+        level: hqc_verify::core::params::Level,
         /// Flavour.
-        flavour: crate::core::params::Flavour,
+        flavour: hqc_verify::core::params::Flavour,
         /// Entry.
         count: usize,
     },

@@ -10,7 +10,7 @@
 //! `docs/m4-timing.md`; [`TimingRules`] holds the two values the manual gives as ranges.
 //!
 //! ```
-//! use hqc_verify::m4cycles::{estimate_cycles, parse};
+//! use hqc_board::m4cycles::{estimate_cycles, parse};
 //! let log = "region main #0 3\n\
 //!     classes main #0 alu=1 it=0 mul=0 div=0 ldr=1 ldr_pipe=0 ldr_pc=0 str=0 ldrd=0 strd=0 \
 //!     ldm=0 ldm_regs=0 ldm_pc=0 stm=0 stm_regs=0 vldr=0 vldr_regs=0 vstr=0 vstr_regs=0 vldm=0 \
@@ -20,7 +20,7 @@
 //! let c = p.regions[0].classes.as_ref().map(estimate_cycles);
 //! // ALU 1; LDR 2, + 1 because the ALU wrote its base; taken branch 1 + P (P = 2)
 //! assert_eq!(c, Some(1 + (2 + 1) + 3));
-//! # Ok::<(), hqc_verify::m4cycles::ParseError>(())
+//! # Ok::<(), hqc_board::m4cycles::ParseError>(())
 //! ```
 
 use std::fmt::Write as _;

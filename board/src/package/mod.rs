@@ -20,41 +20,71 @@ use thiserror::Error;
 
 use crate::board::params::{load, Config};
 use crate::board::BoardError;
-use crate::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
+use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
 
 /// The KEM sources, copied unchanged (file name, text).
 pub const TEMPLATES: [(&str, &str); 14] = [
-    ("kem.c", include_str!("../../pqm4/src/kem.c")),
-    ("hqc_params.h", include_str!("../../pqm4/src/hqc_params.h")),
-    ("hqc_ct.h", include_str!("../../pqm4/src/hqc_ct.h")),
-    ("hqc_keccak.h", include_str!("../../pqm4/src/hqc_keccak.h")),
-    ("hqc_keccak.c", include_str!("../../pqm4/src/hqc_keccak.c")),
-    ("hqc_ring.h", include_str!("../../pqm4/src/hqc_ring.h")),
-    ("hqc_ring.c", include_str!("../../pqm4/src/hqc_ring.c")),
+    ("kem.c", include_str!("../../../hqc-verify/pqm4/src/kem.c")),
+    (
+        "hqc_params.h",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_params.h"),
+    ),
+    (
+        "hqc_ct.h",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_ct.h"),
+    ),
+    (
+        "hqc_keccak.h",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_keccak.h"),
+    ),
+    (
+        "hqc_keccak.c",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_keccak.c"),
+    ),
+    (
+        "hqc_ring.h",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_ring.h"),
+    ),
+    (
+        "hqc_ring.c",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_ring.c"),
+    ),
     (
         "hqc_sampling.h",
-        include_str!("../../pqm4/src/hqc_sampling.h"),
+        include_str!("../../../hqc-verify/pqm4/src/hqc_sampling.h"),
     ),
     (
         "hqc_sampling.c",
-        include_str!("../../pqm4/src/hqc_sampling.c"),
+        include_str!("../../../hqc-verify/pqm4/src/hqc_sampling.c"),
     ),
-    ("hqc_code.h", include_str!("../../pqm4/src/hqc_code.h")),
-    ("hqc_rs.c", include_str!("../../pqm4/src/hqc_rs.c")),
-    ("hqc_rm.c", include_str!("../../pqm4/src/hqc_rm.c")),
-    ("hqc_pke.h", include_str!("../../pqm4/src/hqc_pke.h")),
-    ("hqc_pke.c", include_str!("../../pqm4/src/hqc_pke.c")),
+    (
+        "hqc_code.h",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_code.h"),
+    ),
+    (
+        "hqc_rs.c",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_rs.c"),
+    ),
+    (
+        "hqc_rm.c",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_rm.c"),
+    ),
+    (
+        "hqc_pke.h",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_pke.h"),
+    ),
+    (
+        "hqc_pke.c",
+        include_str!("../../../hqc-verify/pqm4/src/hqc_pke.c"),
+    ),
 ];
 
 /// The Thumb-2 routines of the board KEM, copied unchanged.
 pub const BOARD_ASM: [(&str, &str); 2] = [
-    (
-        "keccak_f1600.S",
-        include_str!("../../board/m4kem/keccak_f1600.S"),
-    ),
+    ("keccak_f1600.S", include_source!("m4kem/keccak_f1600.S")),
     (
         "support_expand.S",
-        include_str!("../../board/m4kem/support_expand.S"),
+        include_source!("m4kem/support_expand.S"),
     ),
 ];
 
@@ -62,23 +92,20 @@ pub const BOARD_ASM: [(&str, &str); 2] = [
 /// both lists agree), copied unchanged: pqm4 assembles them for its Arm platforms, and
 /// `fafft.c` uses them only there (`__arm__`).
 pub const FIRMWARE_KERNELS: [(&str, &str); 3] = [
-    (
-        "clmul_m4.S",
-        include_str!("../../board/firmware/fafft/clmul_m4.S"),
-    ),
+    ("clmul_m4.S", include_source!("firmware/fafft/clmul_m4.S")),
     (
         "wordxor_m4.S",
-        include_str!("../../board/firmware/fafft/wordxor_m4.S"),
+        include_source!("firmware/fafft/wordxor_m4.S"),
     ),
     (
         "transpose_m4.S",
-        include_str!("../../board/firmware/fafft/transpose_m4.S"),
+        include_source!("firmware/fafft/transpose_m4.S"),
     ),
 ];
 
-const FAFFT_C: &str = include_str!("../../board/firmware/fafft/fafft.c");
-const FAFFT_H: &str = include_str!("../../board/firmware/fafft/fafft.h");
-const BS_SUB10_H: &str = include_str!("../../board/firmware/fafft/bs_sub10.h");
+const FAFFT_C: &str = include_source!("firmware/fafft/fafft.c");
+const FAFFT_H: &str = include_source!("firmware/fafft/fafft.h");
+const BS_SUB10_H: &str = include_source!("firmware/fafft/bs_sub10.h");
 
 /// The export's headers the multiplier includes.
 pub const EXPORT_HEADERS: [&str; 7] = [
@@ -226,11 +253,11 @@ pub fn execute(args: &PackageArgs) -> Result<PackageReport, PackageError> {
             reason: format!("unknown level {}", report.level),
         })?;
         let build = args.build_dir.clone().unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("..")
-                .join("build")
-                .join("pqm4")
-                .join(format!("hqc-{}-{}", level.digit(), args.flavour.name()))
+            crate::built_repo().join("build").join("pqm4").join(format!(
+                "hqc-{}-{}",
+                level.digit(),
+                args.flavour.name()
+            ))
         });
         report.board = Some(board::run(
             &report.dir,
@@ -258,7 +285,7 @@ fn sizes(level: Level) -> [usize; 4] {
             P::DK_BYTES,
             P::EK_BYTES,
             P::CT_BYTES,
-            crate::core::params::SS_BYTES,
+            hqc_verify::core::params::SS_BYTES,
         ]
     }
     match level {
@@ -416,7 +443,7 @@ fn readme(cfg: &Config, flavour: Flavour, names: &[String]) -> String {
     let mut list: Vec<&str> = names.iter().map(String::as_str).collect();
     list.sort_unstable();
     format!(
-        include_str!("../../pqm4/README.template.md"),
+        include_str!("../../../hqc-verify/pqm4/README.template.md"),
         level = cfg.level.name(),
         digit = cfg.level.digit(),
         flavour = flavour.name(),
@@ -519,7 +546,7 @@ mod tests {
     /// Makefile's `NOSAVE` rule.
     #[test]
     fn nosave_wrapper_matches_the_makefile_rule() {
-        let mk = include_str!("../../board/firmware/Makefile");
+        let mk = include_source!("firmware/Makefile");
         let rule = mk
             .lines()
             .find(|l| l.starts_with("NOSAVE = "))
@@ -558,7 +585,7 @@ mod tests {
     /// The package carries exactly the kernels the firmware links (`KERNEL_OBJ` of its Makefile).
     #[test]
     fn kernels_are_the_firmware_makefiles() {
-        let mk = include_str!("../../board/firmware/Makefile");
+        let mk = include_source!("firmware/Makefile");
         let line = mk
             .lines()
             .find(|l| l.starts_with("KERNEL_OBJ"))

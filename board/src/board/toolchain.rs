@@ -34,7 +34,7 @@ pub(crate) struct Paths {
 impl Paths {
     pub(crate) fn new(args: &BoardArgs, params_dir: &Path) -> Result<Self, BoardError> {
         let repo = source_tree()?;
-        let board = repo.join("hqc-verify").join("board");
+        let board = repo.join(crate::SOURCES_DIR);
         if !board.join("firmware").join("Makefile").is_file() {
             return Err(BoardError::Sources(format!(
                 "{} is missing (the board sources)",
@@ -86,24 +86,20 @@ impl Paths {
     }
 }
 
-/// The repository whose board sources (`hqc-verify/board`) a run builds: the nearest folder at
-/// or above the working directory that holds `hqc-verify/board/firmware/Makefile` (the working
+/// The repository whose board sources ([`crate::SOURCES_DIR`]) a run builds: the nearest folder at
+/// or above the working directory that holds `<SOURCES_DIR>/firmware/Makefile` (the working
 /// tree the command runs in), else the tree this binary was built from. Said on stderr when it
 /// is not the working tree (docs/board.md).
 pub(crate) fn source_tree() -> Result<PathBuf, BoardError> {
-    let marker = Path::new("hqc-verify/board/firmware/Makefile");
+    let marker = Path::new(crate::SOURCES_DIR)
+        .join("firmware")
+        .join("Makefile");
     if let Ok(cwd) = std::env::current_dir() {
-        if let Some(root) = cwd.ancestors().find(|d| d.join(marker).is_file()) {
+        if let Some(root) = cwd.ancestors().find(|d| d.join(&marker).is_file()) {
             return Ok(root.to_path_buf());
         }
     }
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let built = here.parent().map(Path::to_path_buf).ok_or_else(|| {
-        BoardError::Sources(format!(
-            "cannot find the repository root above {}",
-            here.display()
-        ))
-    })?;
+    let built = crate::built_repo();
     fafft_config::output::note(format_args!(
         "board sources: the working directory is not inside a checkout of this repository; using the tree this binary was built from, {}",
         built.display()

@@ -2,7 +2,7 @@
 //! by component (docs/board.md §14).
 //!
 //! `m4kem` is built with cargo feature `profile`: every region of
-//! [`crate::core::probe::Component`] (the one definition of the components, shared with the
+//! [`hqc_verify::core::probe::Component`] (the one definition of the components, shared with the
 //! host's `hqc-verify profile`) is bracketed by calls to its own marker pair
 //! `m4kem_probe_enter_<key>` / `m4kem_probe_leave_<key>`. The counting plugin gets the
 //! harness's `bench_start`/`bench_stop` (one region per operation) and one `pair=<key>:..:..`
@@ -13,7 +13,7 @@
 //! the estimated cycles are linear in the classes, so they add up exactly too.
 //!
 //! Beside the board, the host profile of the same level, flavour, decoder and configuration
-//! ([`crate::profile`], wall-clock time with the fafft-crt multiplier of the same params.json)
+//! ([`hqc_verify::profile`], wall-clock time with the fafft-crt multiplier of the same params.json)
 //! gives each component's share of host time. Host times vary from run to run; the board's
 //! figures are exact and repeatable.
 
@@ -32,11 +32,11 @@ use super::report::{Checks, Timing};
 use super::runs::{exit_meaning, qemu_cmd, run_logged, tail};
 use super::toolchain::{self, Paths};
 use super::{progress, BoardError};
-use crate::core::code::Decoder;
-use crate::core::params::{Flavour, Level};
-use crate::core::probe::Component;
 use crate::m4cycles::{self, ClassCounts};
-use crate::multiplier::MultiplierKind;
+use hqc_verify::core::code::Decoder;
+use hqc_verify::core::params::{Flavour, Level};
+use hqc_verify::core::probe::Component;
+use hqc_verify::multiplier::MultiplierKind;
 
 /// Version of the profile JSON (docs/board.md §14).
 pub const PROFILE_SCHEMA_VERSION: u32 = 3;
@@ -111,7 +111,7 @@ pub struct OperationProfile {
     /// Host: median time without the probe, µs.
     pub host_median_us: Option<f64>,
     /// Host: probed iterations left out of the component means (preempted,
-    /// [`crate::profile::OUTLIER_FACTOR`]).
+    /// [`hqc_verify::profile::OUTLIER_FACTOR`]).
     pub host_dropped: Option<usize>,
     /// One row per component in `Component::ALL` order, then `other`.
     pub components: Vec<ComponentFigures>,
@@ -513,7 +513,7 @@ fn profile_on_board(
 }
 
 /// Sets the host profile's figures beside the board's (same component keys).
-fn add_host(fp: &mut FlavourProfile, host: &crate::profile::LevelProfile) {
+fn add_host(fp: &mut FlavourProfile, host: &hqc_verify::profile::LevelProfile) {
     for op in &mut fp.operations {
         let Some(h) = OPERATIONS
             .iter()
@@ -660,7 +660,7 @@ pub fn execute(args: &BoardArgs) -> Result<ProfileReport, BoardError> {
         progress(&format!(
             "host profile of {level} {f} ({iters} iterations, fafft-crt)"
         ));
-        match crate::profile::profile_decoded(level, f, host_kind, iters, decoder) {
+        match hqc_verify::profile::profile_decoded(level, f, host_kind, iters, decoder) {
             Ok(h) => add_host(&mut fp, &h),
             Err(e) => ck.push(
                 format!("profile: {level} {f} host profile"),

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use super::report::{Anchor, Checks, Counts, StageFigures, Stages, Timing};
 use super::runs::{run_counted, CountedRegion};
 use super::toolchain::Paths;
-use crate::core::params::Level;
 use crate::m4cycles::{TimingRules, TIMING_VERSION};
+use hqc_verify::core::params::Level;
 
 /// The published HQC Cortex-M4 firmware (ePrint 2026/739) measured on this QEMU machine
 /// (instructions, same plugin): ring products of HQC-1/3/5 and the HQC-1 KEM operations.

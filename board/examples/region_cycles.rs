@@ -1,5 +1,5 @@
 //! Instructions and estimated Cortex-M4 cycles of every region of a plugin log (the counting
-//! plugin's output, docs/m4-timing.md), priced by `hqc_verify::m4cycles` with the default rules.
+//! plugin's output, docs/m4-timing.md), priced by `hqc_board::m4cycles` with the default rules.
 //! For the logs that `board/m4kem/expand.sh` and `keccak.sh` keep with `PLUGIN_LOG=file`:
 //!
 //!     cargo run --release -p hqc-verify --example region_cycles -- FILE
@@ -21,14 +21,14 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let log = match hqc_verify::m4cycles::parse(&text) {
+    let log = match hqc_board::m4cycles::parse(&text) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("region_cycles: {path} is not a plugin log: {e}");
             return ExitCode::from(1);
         }
     };
-    println!("timing {}", hqc_verify::m4cycles::TIMING_VERSION);
+    println!("timing {}", hqc_board::m4cycles::TIMING_VERSION);
     for r in &log.regions {
         let c = r
             .cycles()

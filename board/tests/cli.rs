@@ -1,7 +1,5 @@
 //! The `hqc-verify` binary: exit status, JSON output, `--out`, and the fafft-crt stub.
 
-mod common;
-
 use std::process::Command;
 
 fn bin() -> Command {
@@ -37,7 +35,7 @@ fn kat_first_entry_matches_and_writes_file() {
     let written = out.join("v5.0.0").join("hqc-1.rsp");
     let text = std::fs::read(&written).expect("file written");
     assert_eq!(
-        common::sha256_hex(&text),
+        hqc_verify::kat::sha256_hex(&text),
         "f55cf152d07ff1b53c994bfd078c634830edbbbc39d8b62ceab26c80da201148"
     );
     let _ = std::fs::remove_dir_all(&out);
