@@ -2,7 +2,7 @@
 //! plugin's output, docs/m4-timing.md), priced by `hqc_board::m4cycles` with the default rules.
 //! For the logs that `board/m4kem/expand.sh` and `keccak.sh` keep with `PLUGIN_LOG=file`:
 //!
-//!     cargo run --release -p hqc-verify --example region_cycles -- FILE
+//!     cargo run --release -p hqc-board --example region_cycles -- FILE
 //!
 //! Prints `timing VERSION`, then `region NAME #K instructions=I cycles=C` per region (C is `-`
 //! for a region without instruction classes).
