@@ -23,8 +23,70 @@ fn fmt_n(v: Option<u64>) -> String {
 
 /// The text form of a report.
 pub fn render_text(r: &BoardReport) -> String {
-    let p = &r.params;
     let mut s = String::new();
+    render_params(&mut s, r);
+    render_routines(&mut s, r);
+    render_checks(&mut s, r);
+    render_counts(&mut s, r);
+    if let Some(a) = &r.cycle_anchors {
+        render_cycle_anchors(&mut s, a, &r.timing.version);
+    }
+    render_calibrated(&mut s, r);
+    render_model(&mut s, r);
+    let _ = writeln!(s, "\nNote: {}", r.note);
+    let _ = writeln!(
+        s,
+        "\n{}",
+        if r.passed {
+            "RESULT: all checks passed".to_string()
+        } else {
+            format!(
+                "RESULT: {} check(s) failed: {}",
+                r.failed.len(),
+                r.failed.join("; ")
+            )
+        }
+    );
+    s
+}
+
+/// Our estimated cycles beside the published board cycles, with the estimator's error.
+fn render_cycle_anchors(s: &mut String, a: &super::published::CycleAnchors, version: &str) {
+    let c = &a.estimator_check;
+    let (lo, hi) = super::published::kem_error_band();
+    let _ = writeln!(
+        s,
+        "\nEstimated cycles ({version}) beside published board cycles:\n  A: {}\n  B: {}\n  \
+         estimator error: the published firmware estimated with {} lies {lo:+.1} % to {hi:+.1} % from its \
+         board cycles per KEM operation (check of {}; docs/m4-timing.md §5)",
+        a.chen_source, a.jang_source, c.timing_version, c.date
+    );
+    let _ = writeln!(
+        s,
+        "  {:<24} {:>12} {:>12} {:>8} {:>12} {:>8}",
+        "figure", "ours (est.)", "A", "ours/A", "B", "ours/B"
+    );
+    for row in &a.rows {
+        let what = match &row.flavour {
+            Some(f) => format!("{} {f}", row.what),
+            None => row.what.clone(),
+        };
+        let _ = writeln!(
+            s,
+            "  {:<24} {:>12} {:>12} {:>8.3} {:>12} {:>8.3}",
+            what,
+            fmt_n(Some(row.ours)),
+            fmt_n(Some(row.chen_2026_739)),
+            row.ratio_to_chen,
+            fmt_n(Some(row.jang_best_case)),
+            row.ratio_to_jang
+        );
+    }
+}
+
+/// The configuration and the tools.
+fn render_params(s: &mut String, r: &BoardReport) {
+    let p = &r.params;
     let _ = writeln!(
         s,
         "{} board run: l = {}, N = {}, c = {}, n = {}, β = {} ({} chain), wt(M) = {}; \
@@ -60,6 +122,10 @@ pub fn render_text(r: &BoardReport) -> String {
         "  tools: {}; {}; {}; XOR programs: {}",
         r.toolchain.arm_none_eabi_gcc, r.toolchain.qemu, r.toolchain.rust_web, r.xor_programs
     );
+}
+
+/// The exported Thumb-2 routines.
+fn render_routines(s: &mut String, r: &BoardReport) {
     let _ = writeln!(
         s,
         "\nExported Thumb-2 routines (static counts; calls per ring product from the loop structure):\n  {:<30} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6} {:>9}",
@@ -80,6 +146,11 @@ pub fn render_text(r: &BoardReport) -> String {
             x.per_product
         );
     }
+}
+
+/// The checks and the KAT entries.
+fn render_checks(s: &mut String, r: &BoardReport) {
+    let p = &r.params;
     let _ = writeln!(s, "\nChecks:");
     for c in &r.checks {
         let _ = writeln!(
@@ -116,6 +187,38 @@ pub fn render_text(r: &BoardReport) -> String {
     if let Some(k) = &r.kat_note {
         let _ = writeln!(s, "  ({k})");
     }
+}
+
+/// One row of the counts table: instructions, estimated cycles, their shares of `tot`.
+fn count_line(
+    s: &mut String,
+    name: &str,
+    ins: Option<u64>,
+    cyc: Option<u64>,
+    tot: Option<(u64, u64)>,
+) {
+    let share = |v: Option<u64>, t: Option<u64>| match (v, t) {
+        (Some(v), Some(t)) if t > 0 => format!("{:5.1} %", 100.0 * v as f64 / t as f64),
+        _ => String::new(),
+    };
+    let cpi = match (ins, cyc) {
+        (Some(i), Some(c)) if i > 0 => format!("{:.3}", c as f64 / i as f64),
+        _ => "—".into(),
+    };
+    let _ = writeln!(
+        s,
+        "  {name:<40} {:>12} {:>7} {:>14} {:>7} {:>8}",
+        fmt_n(ins),
+        share(ins, tot.map(|x| x.0)),
+        fmt_n(cyc),
+        share(cyc, tot.map(|x| x.1)),
+        cpi
+    );
+}
+
+/// The counts: the ring product, its stages, the KEM operations, the anchor.
+fn render_counts(s: &mut String, r: &BoardReport) {
+    let p = &r.params;
     let t = &r.timing;
     let _ = writeln!(
         s,
@@ -129,36 +232,46 @@ pub fn render_text(r: &BoardReport) -> String {
         "  {:<40} {:>12} {:>7} {:>14} {:>7} {:>8}",
         "region", "instructions", "share", "est. cycles", "share", "cyc/ins"
     );
-    let line = |s: &mut String,
-                name: &str,
-                ins: Option<u64>,
-                cyc: Option<u64>,
-                tot: Option<(u64, u64)>| {
-        let share = |v: Option<u64>, t: Option<u64>| match (v, t) {
-            (Some(v), Some(t)) if t > 0 => format!("{:5.1} %", 100.0 * v as f64 / t as f64),
-            _ => String::new(),
-        };
-        let cpi = match (ins, cyc) {
-            (Some(i), Some(c)) if i > 0 => format!("{:.3}", c as f64 / i as f64),
-            _ => "—".into(),
-        };
-        let _ = writeln!(
-            s,
-            "  {name:<40} {:>12} {:>7} {:>14} {:>7} {:>8}",
-            fmt_n(ins),
-            share(ins, tot.map(|x| x.0)),
-            fmt_n(cyc),
-            share(cyc, tot.map(|x| x.1)),
-            cpi
-        );
-    };
-    line(
-        &mut s,
+    count_line(
+        s,
         "ring product f·g mod x^n−1",
         r.counts.ring_product,
         r.counts.ring_product_cycles,
         None,
     );
+    render_stages(s, r);
+    for (f, k) in &r.counts.kem {
+        for (op, ins, cyc) in [
+            ("KeyGen", k.keygen, k.keygen_cycles),
+            ("Encaps", k.encaps, k.encaps_cycles),
+            ("Decaps", k.decaps, k.decaps_cycles),
+        ] {
+            count_line(s, &format!("{} {f} {op}", p.level), ins, cyc, None);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  anchor (instructions only): {}:\n    ring product {} (ours / published {}){}",
+        r.anchor.source,
+        fmt_n(Some(r.anchor.ring_product)),
+        r.anchor
+            .ring_product_ratio
+            .map(|x| format!("{x:.3}"))
+            .unwrap_or("—".into()),
+        r.anchor
+            .kem
+            .map(|a| format!(
+                "; HQC-1 KeyGen {}  Encaps {}  Decaps {}",
+                fmt_n(Some(a[0])),
+                fmt_n(Some(a[1])),
+                fmt_n(Some(a[2]))
+            ))
+            .unwrap_or_default()
+    );
+}
+
+/// The stages of the instrumented product.
+fn render_stages(s: &mut String, r: &BoardReport) {
     if let Some(st) = &r.counts.stages {
         let (i, c) = (&st.instructions, &st.cycles);
         let tot = Some((i.instrumented_total, c.instrumented_total));
@@ -224,44 +337,17 @@ pub fn render_text(r: &BoardReport) -> String {
             ("      of which Encode/Decode", |x| x.encode_decode),
         ];
         for (name, f) in rows {
-            line(&mut s, name, Some(f(i)), Some(f(c)), tot);
+            count_line(s, name, Some(f(i)), Some(f(c)), tot);
         }
         let _ = writeln!(
             s,
             "  (stage shares of the instrumented product; the stage markers add a few hundred instructions)"
         );
     }
-    for (f, k) in &r.counts.kem {
-        for (op, ins, cyc) in [
-            ("KeyGen", k.keygen, k.keygen_cycles),
-            ("Encaps", k.encaps, k.encaps_cycles),
-            ("Decaps", k.decaps, k.decaps_cycles),
-        ] {
-            line(&mut s, &format!("{} {f} {op}", p.level), ins, cyc, None);
-        }
-    }
-    let _ = writeln!(
-        s,
-        "  anchor (instructions only): {}:\n    ring product {} (ours / published {}){}",
-        r.anchor.source,
-        fmt_n(Some(r.anchor.ring_product)),
-        r.anchor
-            .ring_product_ratio
-            .map(|x| format!("{x:.3}"))
-            .unwrap_or("—".into()),
-        r.anchor
-            .kem
-            .map(|a| format!(
-                "; HQC-1 KeyGen {}  Encaps {}  Decaps {}",
-                fmt_n(Some(a[0])),
-                fmt_n(Some(a[1])),
-                fmt_n(Some(a[2]))
-            ))
-            .unwrap_or_default()
-    );
-    if let Some(a) = &r.cycle_anchors {
-        render_cycle_anchors(&mut s, a, &r.timing.version);
-    }
+}
+
+/// The calibrated model beside the board's estimated cycles.
+fn render_calibrated(s: &mut String, r: &BoardReport) {
     if let Some(c) = &r.calibrated {
         let _ = writeln!(
             s,
@@ -287,6 +373,10 @@ pub fn render_text(r: &BoardReport) -> String {
             );
         }
     }
+}
+
+/// The operation-count model beside the board.
+fn render_model(s: &mut String, r: &BoardReport) {
     if let Some(m) = &r.model {
         let _ = writeln!(
             s,
@@ -329,55 +419,6 @@ pub fn render_text(r: &BoardReport) -> String {
             s,
             "  (model/est = modelled cycles / estimated cycles: the model's error in cycles; \
              cnt/ops, cnt/cyc = counted instructions / modelled ops, cycles)"
-        );
-    }
-    let _ = writeln!(s, "\nNote: {}", r.note);
-    let _ = writeln!(
-        s,
-        "\n{}",
-        if r.passed {
-            "RESULT: all checks passed".to_string()
-        } else {
-            format!(
-                "RESULT: {} check(s) failed: {}",
-                r.failed.len(),
-                r.failed.join("; ")
-            )
-        }
-    );
-    s
-}
-
-/// Our estimated cycles beside the published board cycles, with the estimator's error.
-fn render_cycle_anchors(s: &mut String, a: &super::published::CycleAnchors, version: &str) {
-    let c = &a.estimator_check;
-    let (lo, hi) = super::published::kem_error_band();
-    let _ = writeln!(
-        s,
-        "\nEstimated cycles ({version}) beside published board cycles:\n  A: {}\n  B: {}\n  \
-         estimator error: the published firmware estimated with {} lies {lo:+.1} % to {hi:+.1} % from its \
-         board cycles per KEM operation (check of {}; docs/m4-timing.md §5)",
-        a.chen_source, a.jang_source, c.timing_version, c.date
-    );
-    let _ = writeln!(
-        s,
-        "  {:<24} {:>12} {:>12} {:>8} {:>12} {:>8}",
-        "figure", "ours (est.)", "A", "ours/A", "B", "ours/B"
-    );
-    for row in &a.rows {
-        let what = match &row.flavour {
-            Some(f) => format!("{} {f}", row.what),
-            None => row.what.clone(),
-        };
-        let _ = writeln!(
-            s,
-            "  {:<24} {:>12} {:>12} {:>8.3} {:>12} {:>8.3}",
-            what,
-            fmt_n(Some(row.ours)),
-            fmt_n(Some(row.chen_2026_739)),
-            row.ratio_to_chen,
-            fmt_n(Some(row.jang_best_case)),
-            row.ratio_to_jang
         );
     }
 }
