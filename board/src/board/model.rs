@@ -149,119 +149,144 @@ pub(crate) fn model_comparison(
     counts: &Counts,
 ) -> Result<ModelComparison, BoardError> {
     let d = &cfg.verified.derived;
-    let c = cfg.info.c;
     let table = CostTable::default();
-    let tc = d.tp.consts();
     if let Some(s2) = &d.second {
-        let b = two_moduli_breakdown(d, s2, cfg.info.n, &table)?;
-        let st = counts.stages.as_ref();
-        let both = |f: fn(&StageFigures) -> u64| st.map(|s| (f(&s.instructions), f(&s.cycles)));
-        let total = Component {
-            ops: b.forward.ops
-                + b.pointwise.ops
-                + b.inverse.ops
-                + b.residue.ops
-                + b.reconstruction.ops,
-            cycles: b.total_cycles,
-        };
-        let product_counted = match (counts.ring_product, counts.ring_product_cycles, st) {
-            (Some(p), Some(pc), Some(s)) => Some((
-                p.saturating_sub(s.instructions.fold),
-                pc.saturating_sub(s.cycles.fold),
-            )),
-            _ => None,
-        };
-        let rows = vec![
-            row(
-                "forward (two at N1, three at N2)",
-                &b.forward,
-                both(|s| s.forward),
-            ),
-            row(
-                "pointwise (one at N1, two at N2)",
-                &b.pointwise,
-                both(|s| s.pointwise),
-            ),
-            row(
-                "inverse (one at N1, one at N2)",
-                &b.inverse,
-                both(|s| s.inverse),
-            ),
-            row(
-                "reductions f, g mod M2",
-                &b.residue,
-                both(|s| s.residue_product),
-            ),
-            row(
-                "reconstruction (h1 mod M2, D, h1 + M1·u)",
-                &b.reconstruction,
-                both(|s| s.reconstruction),
-            ),
-            row(
-                "product without the fold (ring product − fold)",
-                &total,
-                product_counted,
-            ),
-        ];
-        return Ok(ModelComparison {
-            cost_model_version: COST_MODEL_VERSION.into(),
-            cost_table: table.name.clone(),
-            residue_method: None,
-            truncated_encode: 2 * cfg.info.n <= d.big_n,
-            rows,
-        });
+        return two_moduli_comparison(cfg, s2, counts, table);
     }
     if let Some(s) = &cfg.verified.params.split {
-        let (b, method) = split_breakdown(&tc, cfg.info.n, s, &table)?;
-        let st = counts.stages.as_ref();
-        let both = |f: fn(&StageFigures) -> u64| st.map(|s| (f(&s.instructions), f(&s.cycles)));
-        let total = Component {
-            ops: b.forward.ops
-                + b.pointwise.ops
-                + b.inverse.ops
-                + b.residue.ops
-                + b.reconstruction.ops,
-            cycles: b.total_cycles,
-        };
-        let product_counted = match (counts.ring_product, counts.ring_product_cycles, st) {
-            (Some(p), Some(pc), Some(s)) => Some((
-                p.saturating_sub(s.instructions.fold),
-                pc.saturating_sub(s.cycles.fold),
-            )),
-            _ => None,
-        };
-        let rows = vec![
-            row(
-                "forward (four transforms, k-bit inputs)",
-                &b.forward,
-                both(|s| s.forward),
-            ),
-            row("pointwise (two)", &b.pointwise, both(|s| s.pointwise)),
-            row("inverse (two)", &b.inverse, both(|s| s.inverse)),
-            row(
-                "residual product f1·g1",
-                &b.residue,
-                both(|s| s.residue_product),
-            ),
-            row(
-                "split additions",
-                &b.reconstruction,
-                both(|s| s.reconstruction),
-            ),
-            row(
-                "product without the fold (ring product − fold)",
-                &total,
-                product_counted,
-            ),
-        ];
-        return Ok(ModelComparison {
-            cost_model_version: COST_MODEL_VERSION.into(),
-            cost_table: table.name.clone(),
-            residue_method: Some(method.label()),
-            truncated_encode: true,
-            rows,
-        });
+        return split_comparison(cfg, s, counts, table);
     }
+    one_modulus_comparison(cfg, counts, table)
+}
+
+/// (instructions, estimated cycles) of one stage, when the stages were counted.
+fn stage(counts: &Counts, f: fn(&StageFigures) -> u64) -> Option<(u64, u64)> {
+    counts
+        .stages
+        .as_ref()
+        .map(|s| (f(&s.instructions), f(&s.cycles)))
+}
+
+/// The row of the product without the fold: the model's total beside the ring product minus
+/// the counted fold.
+fn product_row(b: &fafft_config::cost::Breakdown, counts: &Counts) -> ModelRow {
+    let total = Component {
+        ops: b.forward.ops + b.pointwise.ops + b.inverse.ops + b.residue.ops + b.reconstruction.ops,
+        cycles: b.total_cycles,
+    };
+    let product_counted = match (
+        counts.ring_product,
+        counts.ring_product_cycles,
+        counts.stages.as_ref(),
+    ) {
+        (Some(p), Some(pc), Some(s)) => Some((
+            p.saturating_sub(s.instructions.fold),
+            pc.saturating_sub(s.cycles.fold),
+        )),
+        _ => None,
+    };
+    row(
+        "product without the fold (ring product − fold)",
+        &total,
+        product_counted,
+    )
+}
+
+/// Two moduli (docs/fafft.md §9.8).
+fn two_moduli_comparison(
+    cfg: &Config,
+    s2: &fafft_config::derive::SecondDerived,
+    counts: &Counts,
+    table: CostTable,
+) -> Result<ModelComparison, BoardError> {
+    let d = &cfg.verified.derived;
+    let b = two_moduli_breakdown(d, s2, cfg.info.n, &table)?;
+    let both = |f: fn(&StageFigures) -> u64| stage(counts, f);
+    let rows = vec![
+        row(
+            "forward (two at N1, three at N2)",
+            &b.forward,
+            both(|s| s.forward),
+        ),
+        row(
+            "pointwise (one at N1, two at N2)",
+            &b.pointwise,
+            both(|s| s.pointwise),
+        ),
+        row(
+            "inverse (one at N1, one at N2)",
+            &b.inverse,
+            both(|s| s.inverse),
+        ),
+        row(
+            "reductions f, g mod M2",
+            &b.residue,
+            both(|s| s.residue_product),
+        ),
+        row(
+            "reconstruction (h1 mod M2, D, h1 + M1·u)",
+            &b.reconstruction,
+            both(|s| s.reconstruction),
+        ),
+        product_row(&b, counts),
+    ];
+    Ok(ModelComparison {
+        cost_model_version: COST_MODEL_VERSION.into(),
+        cost_table: table.name.clone(),
+        residue_method: None,
+        truncated_encode: 2 * cfg.info.n <= d.big_n,
+        rows,
+    })
+}
+
+/// The 2-Karatsuba split (docs/fafft.md §9.11).
+fn split_comparison(
+    cfg: &Config,
+    s: &fafft_config::rules::Split,
+    counts: &Counts,
+    table: CostTable,
+) -> Result<ModelComparison, BoardError> {
+    let tc = cfg.verified.derived.tp.consts();
+    let (b, method) = split_breakdown(&tc, cfg.info.n, s, &table)?;
+    let both = |f: fn(&StageFigures) -> u64| stage(counts, f);
+    let rows = vec![
+        row(
+            "forward (four transforms, k-bit inputs)",
+            &b.forward,
+            both(|s| s.forward),
+        ),
+        row("pointwise (two)", &b.pointwise, both(|s| s.pointwise)),
+        row("inverse (two)", &b.inverse, both(|s| s.inverse)),
+        row(
+            "residual product f1·g1",
+            &b.residue,
+            both(|s| s.residue_product),
+        ),
+        row(
+            "split additions",
+            &b.reconstruction,
+            both(|s| s.reconstruction),
+        ),
+        product_row(&b, counts),
+    ];
+    Ok(ModelComparison {
+        cost_model_version: COST_MODEL_VERSION.into(),
+        cost_table: table.name.clone(),
+        residue_method: Some(method.label()),
+        truncated_encode: true,
+        rows,
+    })
+}
+
+/// One modulus: one FAFFT, with the residue product mod x^c when c > 0.
+fn one_modulus_comparison(
+    cfg: &Config,
+    counts: &Counts,
+    table: CostTable,
+) -> Result<ModelComparison, BoardError> {
+    let d = &cfg.verified.derived;
+    let c = cfg.info.c;
+    let tc = d.tp.consts();
     let residue = if c > 0 {
         Some(ResiduePart {
             method: cheapest_residue_method(c, &table).map_err(model_err)?,
@@ -273,9 +298,8 @@ pub(crate) fn model_comparison(
     let cost =
         config_cost(&tc, cfg.info.n, residue, FORWARD_TRANSFORMS, &table).map_err(model_err)?;
     let b = &cost.breakdown;
-    let st = counts.stages.as_ref();
     // (instructions, estimated cycles) of one stage
-    let both = |f: fn(&StageFigures) -> u64| st.map(|s| (f(&s.instructions), f(&s.cycles)));
+    let both = |f: fn(&StageFigures) -> u64| stage(counts, f);
     let mut rows = vec![
         row("forward (two transforms)", &b.forward, both(|s| s.forward)),
         row("pointwise", &b.pointwise, both(|s| s.pointwise)),
@@ -293,22 +317,7 @@ pub(crate) fn model_comparison(
             both(|s| s.reconstruction),
         ));
     }
-    let total = Component {
-        ops: b.forward.ops + b.pointwise.ops + b.inverse.ops + b.residue.ops + b.reconstruction.ops,
-        cycles: b.total_cycles,
-    };
-    let product_counted = match (counts.ring_product, counts.ring_product_cycles, st) {
-        (Some(p), Some(pc), Some(s)) => Some((
-            p.saturating_sub(s.instructions.fold),
-            pc.saturating_sub(s.cycles.fold),
-        )),
-        _ => None,
-    };
-    rows.push(row(
-        "product without the fold (ring product − fold)",
-        &total,
-        product_counted,
-    ));
+    rows.push(product_row(b, counts));
     Ok(ModelComparison {
         cost_model_version: COST_MODEL_VERSION.into(),
         cost_table: table.name.clone(),
