@@ -165,18 +165,7 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
     // The export: β, its modulus M and the plan (l, c), written by `search export` and
     // verified field by field and file by file.
     let cfg = params::load(&args.params, args.level)?;
-    if args.xor == "asm" && !cfg.dir.join("encode_to_gft_full_length.S").is_file() {
-        return Err(BoardError::Params(format!(
-            "--xor asm needs the exported Thumb-2 routines ({} is missing); re-export the folder with search export",
-            cfg.dir.join("encode_to_gft_full_length.S").display()
-        )));
-    }
-    if args.xor == "export" && !cfg.dir.join("gen_xor_programs.h").is_file() {
-        return Err(BoardError::Params(format!(
-            "--xor export needs {}, which is missing",
-            cfg.dir.join("gen_xor_programs.h").display()
-        )));
-    }
+    check_xor_inputs(args, &cfg)?;
     // What the board's KAT entries must reproduce: the committed pins (no outside file).
     let expected = kem::Expected::read(args, cfg.level)?;
     let paths = toolchain::Paths::new(args, &cfg.dir)?;
@@ -210,24 +199,7 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
     }
 
     // The model beside the counts, and the published firmware beside both.
-    let model = match model::model_comparison(&cfg, &counts) {
-        Ok(m) => Some(m),
-        Err(e) => {
-            ck.push("counts: cost model evaluated".into(), false, e.to_string());
-            None
-        }
-    };
-    let calibrated = match model::calibrated_comparison(&cfg, &counts, &counts::timing().version) {
-        Ok(m) => Some(m),
-        Err(e) => {
-            ck.push(
-                "counts: calibrated model evaluated".into(),
-                false,
-                e.to_string(),
-            );
-            None
-        }
-    };
+    let (model, calibrated) = model_steps(&cfg, &counts, &mut ck);
     let anchor = counts::anchor_for(cfg.level, &counts);
     let kem_cycles: Vec<(String, [Option<u64>; 3])> = counts
         .kem
@@ -274,6 +246,54 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
             .pins_only()
             .then(|| kat::locate::PINS_ONLY_NOTE.to_string()),
     })
+}
+
+/// The exported XOR programs `--xor` needs are in the folder.
+fn check_xor_inputs(args: &BoardArgs, cfg: &Config) -> Result<(), BoardError> {
+    if args.xor == "asm" && !cfg.dir.join("encode_to_gft_full_length.S").is_file() {
+        return Err(BoardError::Params(format!(
+            "--xor asm needs the exported Thumb-2 routines ({} is missing); re-export the folder with search export",
+            cfg.dir.join("encode_to_gft_full_length.S").display()
+        )));
+    }
+    if args.xor == "export" && !cfg.dir.join("gen_xor_programs.h").is_file() {
+        return Err(BoardError::Params(format!(
+            "--xor export needs {}, which is missing",
+            cfg.dir.join("gen_xor_programs.h").display()
+        )));
+    }
+    Ok(())
+}
+
+/// The operation-count model and the calibrated model beside the counts (a model that cannot
+/// be evaluated is a failed check).
+fn model_steps(
+    cfg: &Config,
+    counts: &Counts,
+    ck: &mut Checks,
+) -> (
+    Option<ModelComparison>,
+    Option<report::CalibratedComparison>,
+) {
+    let model = match model::model_comparison(cfg, counts) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            ck.push("counts: cost model evaluated".into(), false, e.to_string());
+            None
+        }
+    };
+    let calibrated = match model::calibrated_comparison(cfg, counts, &counts::timing().version) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            ck.push(
+                "counts: calibrated model evaluated".into(),
+                false,
+                e.to_string(),
+            );
+            None
+        }
+    };
+    (model, calibrated)
 }
 
 /// Builds the firmware for the headers of `paths.params_dir`, runs its on-board tests and
