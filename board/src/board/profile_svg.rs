@@ -28,42 +28,7 @@ fn esc(s: &str) -> String {
 /// instructions, one of estimated cycles and one of host time, each split into the
 /// components' shares.
 pub fn render_svg(r: &ProfileReport) -> String {
-    let bars: Vec<(String, Vec<f64>)> = r
-        .flavours
-        .iter()
-        .flat_map(|fp| {
-            fp.operations.iter().flat_map(move |op| {
-                let title = OPERATIONS
-                    .iter()
-                    .find(|(k, _)| *k == op.operation)
-                    .map(|(_, t)| *t)
-                    .unwrap_or("?");
-                let multi = r.flavours.len() > 1;
-                let head = if multi {
-                    format!("{title} {}", fp.flavour)
-                } else {
-                    title.to_string()
-                };
-                [
-                    (
-                        format!("{head}: instr"),
-                        op.components.iter().map(|c| c.share_instructions).collect(),
-                    ),
-                    (
-                        format!("{head}: cycles"),
-                        op.components.iter().map(|c| c.share_cycles).collect(),
-                    ),
-                    (
-                        format!("{head}: host"),
-                        op.components
-                            .iter()
-                            .map(|c| c.host_share.unwrap_or(0.0))
-                            .collect(),
-                    ),
-                ]
-            })
-        })
-        .collect();
+    let bars = share_bars(r);
     let (left, top, bar_h, gap, width) = (150.0, 40.0, 16.0, 6.0, 600.0);
     let plot_h = bars.len() as f64 * (bar_h + gap);
     let legend_y = top + plot_h + 30.0;
@@ -113,6 +78,66 @@ pub fn render_svg(r: &ProfileReport) -> String {
             25 * t
         );
     }
+    legend(&mut s, left, legend_y);
+    let level = [Level::Hqc1, Level::Hqc3, Level::Hqc5]
+        .into_iter()
+        .find(|l| l.name() == r.level);
+    let body = level
+        .and_then(|l| cycles_panel(r, l, height + 10.0))
+        .unwrap_or_default();
+    let extra = if body.is_empty() { 0.0 } else { CYCLES_PANEL_H };
+    s = s.replacen(
+        &format!("height=\"{height:.0}\""),
+        &format!("height=\"{:.0}\"", height + extra),
+        1,
+    );
+    s.push_str(&body);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The bars: for each flavour and operation, the components' shares of board instructions,
+/// of estimated cycles and of host time.
+fn share_bars(r: &ProfileReport) -> Vec<(String, Vec<f64>)> {
+    r.flavours
+        .iter()
+        .flat_map(|fp| {
+            fp.operations.iter().flat_map(move |op| {
+                let title = OPERATIONS
+                    .iter()
+                    .find(|(k, _)| *k == op.operation)
+                    .map(|(_, t)| *t)
+                    .unwrap_or("?");
+                let multi = r.flavours.len() > 1;
+                let head = if multi {
+                    format!("{title} {}", fp.flavour)
+                } else {
+                    title.to_string()
+                };
+                [
+                    (
+                        format!("{head}: instr"),
+                        op.components.iter().map(|c| c.share_instructions).collect(),
+                    ),
+                    (
+                        format!("{head}: cycles"),
+                        op.components.iter().map(|c| c.share_cycles).collect(),
+                    ),
+                    (
+                        format!("{head}: host"),
+                        op.components
+                            .iter()
+                            .map(|c| c.host_share.unwrap_or(0.0))
+                            .collect(),
+                    ),
+                ]
+            })
+        })
+        .collect()
+}
+
+/// The legend: one colour per component, then `other`.
+fn legend(s: &mut String, left: f64, legend_y: f64) {
     let names: Vec<&str> = Component::ALL
         .iter()
         .map(|c| c.label())
@@ -131,21 +156,6 @@ pub fn render_svg(r: &ProfileReport) -> String {
             esc(n)
         );
     }
-    let level = [Level::Hqc1, Level::Hqc3, Level::Hqc5]
-        .into_iter()
-        .find(|l| l.name() == r.level);
-    let body = level
-        .and_then(|l| cycles_panel(r, l, height + 10.0))
-        .unwrap_or_default();
-    let extra = if body.is_empty() { 0.0 } else { CYCLES_PANEL_H };
-    s = s.replacen(
-        &format!("height=\"{height:.0}\""),
-        &format!("height=\"{:.0}\"", height + extra),
-        1,
-    );
-    s.push_str(&body);
-    s.push_str("</svg>\n");
-    s
 }
 
 /// Height of the cycles panel.
