@@ -507,8 +507,9 @@ pub fn cycle_terms(c: &ClassCounts, r: &TimingRules) -> Vec<(&'static str, u64)>
     let s = |vs: &[u64]| vs.iter().fold(0u64, |a, &v| a.saturating_add(v));
     let on = |v: u64| if r.address_rules { v } else { 0 };
     let folded = m(cost::ONE.saturating_sub(r.it_after_16bit), c.it_fold);
-    // 1 + N: the instruction's own cycle plus one per register or word
-    let multiple = |n: u64, regs: u64| s(&[n, regs]);
+    // cost::multiple (1 + N) summed over `n` instructions of `regs` registers or words in all:
+    // n × multiple(0) + regs, the rule being linear in N
+    let multiple = |n: u64, regs: u64| s(&[m(cost::multiple(0), n), regs]);
     let loads = m(cost::LOAD, c.ldr)
         .saturating_sub(m(cost::LOAD - cost::LOAD_PIPELINED, c.ldr_pipe))
         .saturating_add(on(c.ldr_dep));
