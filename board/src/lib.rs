@@ -40,6 +40,18 @@ macro_rules! include_source {
     };
 }
 
+/// The text of a source of the pqm4 package (`hqc-verify/pqm4/`: the KEM in C, the host
+/// driver, the board harness) at compile time: `include_pqm4!("src/kem.c")`.
+macro_rules! include_pqm4 {
+    ($rel:literal) => {
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../hqc-verify/pqm4/",
+            $rel
+        ))
+    };
+}
+
 /// The board sources (C firmware, `m4kem`, the counting plugin), relative to the repository
 /// root.
 pub const SOURCES_DIR: &str = sources_dir!();

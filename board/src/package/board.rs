@@ -44,8 +44,8 @@ pub const MPS2_FLAGS: [&str; 1] = ["-DMPS2_AN386"];
 /// The `nucleo-l4r5zi` setting's own definitions (libopencm3 genlink of stm32l4r5zi).
 pub const NUCLEO_FLAGS: [&str; 2] = ["-DSTM32L4", "-DSTM32L4R5ZI"];
 
-const HARNESS_C: &str = include_str!("../../../hqc-verify/pqm4/board/pqm4_harness.c");
-const RANDOMBYTES_H: &str = include_str!("../../../hqc-verify/pqm4/host/randombytes.h");
+const HARNESS_C: &str = include_pqm4!("board/pqm4_harness.c");
+const RANDOMBYTES_H: &str = include_pqm4!("host/randombytes.h");
 const BOARD_C: &str = include_source!("firmware/board.c");
 const PLATFORM_C: &str = include_source!("firmware/platform_common.c");
 const PLATFORM_H: &str = include_source!("firmware/platform.h");

@@ -26,59 +26,20 @@ use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
 
 /// The KEM sources, copied unchanged (file name, text).
 pub const TEMPLATES: [(&str, &str); 14] = [
-    ("kem.c", include_str!("../../../hqc-verify/pqm4/src/kem.c")),
-    (
-        "hqc_params.h",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_params.h"),
-    ),
-    (
-        "hqc_ct.h",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_ct.h"),
-    ),
-    (
-        "hqc_keccak.h",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_keccak.h"),
-    ),
-    (
-        "hqc_keccak.c",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_keccak.c"),
-    ),
-    (
-        "hqc_ring.h",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_ring.h"),
-    ),
-    (
-        "hqc_ring.c",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_ring.c"),
-    ),
-    (
-        "hqc_sampling.h",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_sampling.h"),
-    ),
-    (
-        "hqc_sampling.c",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_sampling.c"),
-    ),
-    (
-        "hqc_code.h",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_code.h"),
-    ),
-    (
-        "hqc_rs.c",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_rs.c"),
-    ),
-    (
-        "hqc_rm.c",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_rm.c"),
-    ),
-    (
-        "hqc_pke.h",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_pke.h"),
-    ),
-    (
-        "hqc_pke.c",
-        include_str!("../../../hqc-verify/pqm4/src/hqc_pke.c"),
-    ),
+    ("kem.c", include_pqm4!("src/kem.c")),
+    ("hqc_params.h", include_pqm4!("src/hqc_params.h")),
+    ("hqc_ct.h", include_pqm4!("src/hqc_ct.h")),
+    ("hqc_keccak.h", include_pqm4!("src/hqc_keccak.h")),
+    ("hqc_keccak.c", include_pqm4!("src/hqc_keccak.c")),
+    ("hqc_ring.h", include_pqm4!("src/hqc_ring.h")),
+    ("hqc_ring.c", include_pqm4!("src/hqc_ring.c")),
+    ("hqc_sampling.h", include_pqm4!("src/hqc_sampling.h")),
+    ("hqc_sampling.c", include_pqm4!("src/hqc_sampling.c")),
+    ("hqc_code.h", include_pqm4!("src/hqc_code.h")),
+    ("hqc_rs.c", include_pqm4!("src/hqc_rs.c")),
+    ("hqc_rm.c", include_pqm4!("src/hqc_rm.c")),
+    ("hqc_pke.h", include_pqm4!("src/hqc_pke.h")),
+    ("hqc_pke.c", include_pqm4!("src/hqc_pke.c")),
 ];
 
 /// The Thumb-2 routines of the board KEM, copied unchanged.
@@ -445,7 +406,7 @@ fn readme(cfg: &Config, flavour: Flavour, names: &[String]) -> String {
     let mut list: Vec<&str> = names.iter().map(String::as_str).collect();
     list.sort_unstable();
     format!(
-        include_str!("../../../hqc-verify/pqm4/README.template.md"),
+        include_pqm4!("README.template.md"),
         level = cfg.level.name(),
         digit = cfg.level.digit(),
         flavour = flavour.name(),
