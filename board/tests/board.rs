@@ -231,6 +231,9 @@ fn hqc3_two_moduli() {
     assert_eq!(row.counted_instructions, Some(st.residue_product));
 }
 
+/// An edit of a params.json value.
+type Edit = dyn Fn(&mut serde_json::Value);
+
 #[test]
 fn invalid_second_is_an_error() {
     no_kat_dir();
@@ -247,7 +250,7 @@ fn invalid_second_is_an_error() {
     let src = good.parent().expect("dir");
     let text = std::fs::read_to_string(&good).expect("read");
     let orig: serde_json::Value = serde_json::from_str(&text).expect("json");
-    let cases: [(&str, &dyn Fn(&mut serde_json::Value), &str); 3] = [
+    let cases: [(&str, &Edit, &str); 3] = [
         (
             "l7",
             &|v| v["second"]["l"] = serde_json::json!(7),

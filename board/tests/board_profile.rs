@@ -35,7 +35,7 @@ fn failures(checks: &[board::Check]) -> String {
 }
 
 fn profiled() -> ProfileReport {
-    let mut a = BoardArgs::new(&params());
+    let mut a = BoardArgs::new(params());
     a.flavour = FlavourSel(vec![Flavour::V2026_02]);
     a.decoder = Some(Decoder::Bm);
     a.profile = true;
@@ -163,7 +163,7 @@ fn hqc1_profile_adds_up() {
 
 #[test]
 fn hqc1_eea_passes_kats_on_board() {
-    let mut a = BoardArgs::new(&params());
+    let mut a = BoardArgs::new(params());
     a.flavour = FlavourSel(Flavour::ALL.to_vec());
     a.count = 3;
     a.decoder = Some(Decoder::Eea);

@@ -5,7 +5,7 @@
 //! estimator's version and its stated error (docs/m4-timing.md §5, docs/board.md §14).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::Path;
 
 use super::profile::{ProfileReport, OPERATIONS};
 use super::published;
@@ -249,6 +249,6 @@ fn cycles_panel(r: &ProfileReport, level: Level, y0: f64) -> Option<String> {
 }
 
 /// Writes the SVG plot to `path` (atomically).
-pub fn write_svg(r: &ProfileReport, path: &PathBuf) -> Result<(), hqc_verify::kat::KatError> {
+pub fn write_svg(r: &ProfileReport, path: &Path) -> Result<(), hqc_verify::kat::KatError> {
     hqc_verify::kat::write_atomically(path, &render_svg(r))
 }
