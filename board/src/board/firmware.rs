@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::progress;
 use super::report::Checks;
-use super::runs::{exit_meaning, qemu_cmd, run_logged, tail};
+use super::runs::{self, exit_meaning, qemu_cmd, run_logged, tail};
 use super::toolchain::Paths;
 
 const FW_ELFS: [&str; 4] = ["test_field", "test_mul", "bench_mul", "bench_stages"];
@@ -29,14 +29,8 @@ fn bs_tower_header(p: &Paths) -> Result<std::path::PathBuf, String> {
 }
 
 fn make_cmd(p: &Paths, xor: &str) -> Command {
-    let mut c = Command::new("make");
-    c.arg("-C")
-        .arg(p.board.join("firmware"))
-        .arg("-s")
-        .arg(format!("PARAMS_DIR={}", p.params_dir.display()))
-        .arg(format!("BUILD={}", p.fw_build.display()))
-        .arg(format!("PLUGIN={}", p.plugin.display()))
-        .arg(format!("XOR={xor}"));
+    let mut c = runs::make_cmd(p);
+    c.arg(format!("XOR={xor}"));
     c
 }
 

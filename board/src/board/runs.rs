@@ -1,6 +1,7 @@
-//! Running a host tool or the emulated board (QEMU `mps2-an386`) with a log and a time limit,
-//! and counting guest instructions between `bench_start` and `bench_stop` with the TCG plugin
-//! (`board/plugin/insncount.c`, docs/board.md).
+//! The one wrapper of the board's tools: the firmware Makefile ([`make_cmd`]), `nm` ([`nm`]),
+//! running a host tool or the emulated board (QEMU `mps2-an386`, [`qemu_cmd`]) with a log and a
+//! time limit, and counting guest instructions between `bench_start` and `bench_stop` with the
+//! TCG plugin (`hqc-verify/board/plugin/insncount.c`, docs/board.md).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -9,6 +10,31 @@ use std::time::{Duration, Instant};
 use super::toolchain::Paths;
 use super::BoardError;
 use crate::m4cycles;
+
+/// The firmware Makefile (`make -C <board sources>/firmware -s`) with the folders of one run
+/// (`PARAMS_DIR`, `BUILD`, `PLUGIN`): every `make` of the board starts here; callers add
+/// variables and targets.
+pub(crate) fn make_cmd(p: &Paths) -> Command {
+    let mut c = Command::new("make");
+    c.arg("-C")
+        .arg(p.board.join("firmware"))
+        .arg("-s")
+        .arg(format!("PARAMS_DIR={}", p.params_dir.display()))
+        .arg(format!("BUILD={}", p.fw_build.display()))
+        .arg(format!("PLUGIN={}", p.plugin.display()));
+    c
+}
+
+/// The standard output of `arm-none-eabi-nm ARGS ELF` (stdin closed): every symbol lookup
+/// of the board starts here.
+pub(crate) fn nm(elf: &Path, args: &[&str]) -> std::io::Result<String> {
+    let out = Command::new("arm-none-eabi-nm")
+        .args(args)
+        .arg(elf)
+        .stdin(Stdio::null())
+        .output()?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
 
 /// The last `n` lines of `s`.
 pub(crate) fn tail(s: &str, n: usize) -> String {
@@ -96,15 +122,10 @@ pub(crate) fn exit_meaning(code: Option<i32>) -> &'static str {
 
 /// `bench_start`/`bench_stop` addresses (even, as the plugin sees them).
 fn markers(elf: &Path) -> Result<(String, String), BoardError> {
-    let out = Command::new("arm-none-eabi-nm")
-        .arg(elf)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|source| BoardError::Spawn {
-            program: format!("arm-none-eabi-nm {}", elf.display()),
-            source,
-        })?;
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = nm(elf, &[]).map_err(|source| BoardError::Spawn {
+        program: format!("arm-none-eabi-nm {}", elf.display()),
+        source,
+    })?;
     let find = |name: &str| {
         text.lines().find_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();

@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use super::super::firmware::errors_only;
-use super::super::runs::{qemu_cmd, run_logged, tail};
+use super::super::runs::{make_cmd, qemu_cmd, run_logged, tail};
 use super::super::toolchain::Paths;
 use super::symbols::Symbols;
 use super::trace::{parse_traces, TraceLine};
@@ -28,14 +28,8 @@ pub(super) fn marker(syms: &Symbols, elf: &Path, name: &'static str) -> Result<u
 /// The plugin of this build folder (`make plugin`, rebuilt when insncount.c changed).
 pub(super) fn build_plugin(p: &Paths) -> Result<(), BoardError> {
     let log = p.logs.join("ct-plugin-build.log");
-    let mut cmd = Command::new("make");
-    cmd.arg("-s")
-        .arg("-C")
-        .arg(p.board.join("firmware"))
-        .arg(format!("PARAMS_DIR={}", p.params_dir.display()))
-        .arg(format!("BUILD={}", p.fw_build.display()))
-        .arg(format!("PLUGIN={}", p.plugin.display()))
-        .arg(&p.plugin);
+    let mut cmd = make_cmd(p);
+    cmd.arg(&p.plugin);
     match run_logged(&mut cmd, &log, None)? {
         (Some(0), _) => Ok(()),
         (code, text) => Err(BoardError::Toolchain(format!(

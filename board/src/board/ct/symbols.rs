@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::super::runs::nm;
 use super::BoardError;
 
 /// Function symbols of an ELF (`arm-none-eabi-nm -n -C`), for naming instructions.
@@ -15,17 +16,12 @@ pub struct Symbols {
 impl Symbols {
     /// Reads the text symbols of `elf`.
     pub fn read(elf: &Path) -> Result<Self, BoardError> {
-        let out = Command::new("arm-none-eabi-nm")
-            .args(["-n", "-C"])
-            .arg(elf)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|source| BoardError::Spawn {
-                program: "arm-none-eabi-nm".into(),
-                source,
-            })?;
+        let text = nm(elf, &["-n", "-C"]).map_err(|source| BoardError::Spawn {
+            program: "arm-none-eabi-nm".into(),
+            source,
+        })?;
         let mut funcs = Vec::new();
-        for l in String::from_utf8_lossy(&out.stdout).lines() {
+        for l in text.lines() {
             let mut it = l.splitn(3, ' ');
             let (Some(a), Some(t), Some(name)) = (it.next(), it.next(), it.next()) else {
                 continue;

@@ -4,11 +4,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use super::super::report::Checks;
-use super::super::runs::{exit_meaning, qemu_cmd, run_logged, tail};
+use super::super::runs::{exit_meaning, make_cmd, nm, qemu_cmd, run_logged, tail};
 use super::super::toolchain::Paths;
 use super::super::BoardError;
 use super::attribute::profile_from_logs;
@@ -18,15 +17,11 @@ use hqc_verify::core::probe::Component;
 
 /// `nm` symbol values (Thumb bit cleared) of `elf`.
 pub(super) fn symbols(elf: &Path) -> Result<BTreeMap<String, u64>, BoardError> {
-    let out = Command::new("arm-none-eabi-nm")
-        .arg(elf)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|source| BoardError::Spawn {
-            program: format!("arm-none-eabi-nm {}", elf.display()),
-            source,
-        })?;
-    Ok(String::from_utf8_lossy(&out.stdout)
+    let text = nm(elf, &[]).map_err(|source| BoardError::Spawn {
+        program: format!("arm-none-eabi-nm {}", elf.display()),
+        source,
+    })?;
+    Ok(text
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
@@ -198,14 +193,8 @@ pub(super) fn add_host(fp: &mut FlavourProfile, host: &hqc_verify::profile::Leve
 /// Builds the counting plugin of this build folder (the firmware Makefile's `plugin` target).
 pub(super) fn build_plugin(p: &Paths, ck: &mut Checks) {
     let log = p.logs.join("plugin-build.log");
-    let mut cmd = Command::new("make");
-    cmd.arg("-C")
-        .arg(p.board.join("firmware"))
-        .arg("-s")
-        .arg(format!("PARAMS_DIR={}", p.params_dir.display()))
-        .arg(format!("BUILD={}", p.fw_build.display()))
-        .arg(format!("PLUGIN={}", p.plugin.display()))
-        .arg("plugin");
+    let mut cmd = make_cmd(p);
+    cmd.arg("plugin");
     let r = run_logged(&mut cmd, &log, None);
     let ok = matches!(&r, Ok((Some(0), _))) && p.plugin.is_file();
     ck.push(
