@@ -1,5 +1,5 @@
-//! The one wrapper of the board's tools: the firmware Makefile ([`make_cmd`]), `nm` ([`nm`]),
-//! running a host tool or the emulated board (QEMU `mps2-an386`, [`qemu_cmd`]) with a log and a
+//! The one wrapper of the board's tools: the firmware Makefile (`make_cmd`), `nm` (`nm`),
+//! running a host tool or the emulated board (QEMU `mps2-an386`, `qemu_cmd`) with a log and a
 //! time limit, and counting guest instructions between `bench_start` and `bench_stop` with the
 //! TCG plugin (`hqc-verify/board/plugin/insncount.c`, docs/board.md).
 
