@@ -70,8 +70,8 @@ for t in "$repo"/build/m4kem/target-*; do ln -s "$t" "$copy/build/m4kem/$(basena
 echo "copy-check: $(cd "$copy" && find . -path ./build -prune -o -type f -print | wc -l) files copied ($(elapsed))"
 
 cd "$copy"
-echo "copy-check: cargo build -p hqc-verify (target folder $CARGO_TARGET_DIR)"
-cargo build --quiet -p hqc-verify --bin hqc-verify || fail "hqc-verify does not build in the copy"
+echo "copy-check: cargo build -p hqc-board (target folder $CARGO_TARGET_DIR)"
+cargo build --quiet -p hqc-board --bin hqc-verify || fail "hqc-verify does not build in the copy"
 bin=$CARGO_TARGET_DIR/debug/hqc-verify
 
 echo "copy-check: host KAT check, HQC-1, entries 0..9, both flavours ($(elapsed))"

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 exports=("$@")
 [ "${#exports[@]}" -gt 0 ] || exports=(hqc1-joint hqc3-published hqc5-canonical)
-cargo build --release -q -p hqc-verify
+cargo build --release -q -p hqc-board
 bin="${CARGO_TARGET_DIR:-target}/release/hqc-verify"
 files=()
 for e in "${exports[@]}"; do

@@ -30,7 +30,7 @@
 # MODEL_TABLE_COEF names the generated coefficient module (default
 # config/src/cost/calibrated_coef.rs).
 # Binaries: $SEARCH and $HQC_VERIFY, default $CARGO_TARGET_DIR/release (or target/release);
-# build them first: cargo build --release -p search -p hqc-verify.
+# build them first: cargo build --release -p search -p hqc-board.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +41,7 @@ HQC_VERIFY=${HQC_VERIFY:-$REL/hqc-verify}
 WORK=${MODEL_TABLE_DIR:-$ROOT/build/model-table}
 OUT=${MODEL_TABLE_OUT:-results/model}
 for b in "$SEARCH" "$HQC_VERIFY"; do
-    [ -x "$b" ] || { echo "model-table: $b not found (cargo build --release -p search -p hqc-verify)" >&2; exit 2; }
+    [ -x "$b" ] || { echo "model-table: $b not found (cargo build --release -p search -p hqc-board)" >&2; exit 2; }
 done
 command -v python3 >/dev/null || { echo "model-table: python3 is needed" >&2; exit 2; }
 # the board reports and crt runs of the table go to a folder named after the timing rules of

@@ -10,7 +10,7 @@ if [ ! -x "$VENV/bin/jupyter-nbconvert" ] || ! "$VENV/bin/python" -c "import mat
   "$VENV/bin/pip" install -q --disable-pip-version-check nbconvert nbclient ipykernel matplotlib
 fi
 "$VENV/bin/python" -m ipykernel install --user --name workbench --display-name "workbench (venv)" >/dev/null
-cargo build --release -q -p search -p hqc-verify
+cargo build --release -q -p search -p hqc-board
 mkdir -p build/notebooks
 status=0
 shopt -s nullglob

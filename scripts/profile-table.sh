@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 runs=("1 hqc1-joint" "3 hqc3-published" "5 hqc5-canonical")
 if [ "${1:-}" != "--print-only" ]; then
   [ $# -eq 0 ] || { echo "profile-table.sh: unknown argument '$1' (only --print-only)" >&2; exit 2; }
-  cargo build --release -q -p hqc-verify
+  cargo build --release -q -p hqc-board
   bin="${CARGO_TARGET_DIR:-target}/release/hqc-verify"
   for r in "${runs[@]}"; do
     set -- $r

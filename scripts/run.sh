@@ -42,8 +42,8 @@ step() { printf '\n== [%s] %s (+%ss)\n' "$1" "$2" "$(( $(date +%s) - t0 ))" >&2;
 bin="${CARGO_TARGET_DIR:-target}/release"
 
 step 0/6 "building search and hqc-verify (cargo build --release; minutes the first time, then instant)"
-if [ -t 2 ]; then cargo build --release -p search -p hqc-verify
-else cargo build --release -q -p search -p hqc-verify; fi
+if [ -t 2 ]; then cargo build --release -p search -p hqc-board
+else cargo build --release -q -p search -p hqc-board; fi
 
 step 1/6 "scan: search moduli --m 32 --l $l"
 "$bin/search" moduli --m 32 --l "$l" --out "$out/moduli.json"

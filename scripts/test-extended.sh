@@ -28,7 +28,7 @@ cargo test --workspace --release --no-fail-fast -- --ignored \
   --skip rm_decode_clean_vs_noisy
 
 step "board: 100 KAT entries per flavour for every committed project-layout export"
-cargo build --release -p hqc-verify -p search
+cargo build --release -p hqc-board -p search
 for p in results/export/*/params.json; do
   case "$p" in *-artifact/*) continue ;; esac
   echo "-- $p"

@@ -8,7 +8,7 @@
 //! * [`bs_tower`]: the firmware's beta-independent bitsliced tower-field header
 //!   `bs_tower_gen.h` (binary `gen-bs-tower`).
 //! * [`m4timing`]: the Cortex-M4 timing rules of docs/m4-timing.md, shared by the static model
-//!   ([`thumb2::insn::cycles`]) and the board's cycle estimate (`hqc_verify::m4cycles`).
+//!   ([`thumb2::insn::cycles`]) and the board's cycle estimate (`hqc_board::m4cycles`).
 
 pub mod bs_tower;
 pub mod m4timing;

@@ -1,6 +1,6 @@
 //! The Cortex-M4 instruction timings of docs/m4-timing.md (Arm Cortex-M4 Technical Reference
 //! Manual r0p1, section 3.3, zero wait states): the one definition of the rules that the board's
-//! cycle estimate (`hqc_verify::m4cycles`, which prices the counting plugin's class counts) and
+//! cycle estimate (`hqc_board::m4cycles`, which prices the counting plugin's class counts) and
 //! the generator's static model ([`crate::thumb2::insn::cycles`]) both price with.
 //!
 //! [`cost`] holds the table's cycles, [`TimingRules`] the values the manual gives as ranges, and

@@ -9,9 +9,14 @@
 //! * [`core`]: the algorithm, `no_std` and allocation-free (fixed-size arrays sized by the
 //!   parameter-set type). Builds with `--no-default-features`.
 //! * With the default `std` feature: [`multiplier`] (the `reference` multiplier on
-//!   `algebra::gf2x` and the [`multiplier::AnyMultiplier`] selector), [`kat`] (KAT
-//!   regeneration, `.rsp` parsing and writing, pinned digests), [`profile`] (per-component
-//!   time accounting), and the `hqc-verify` binary.
+//!   `algebra::gf2x` and the [`multiplier::AnyMultiplier`] selector), [`fafft_mul`] (the
+//!   FAFFT+CRT multiplier of an exported configuration), [`kat`] (KAT regeneration, `.rsp`
+//!   parsing and writing, pinned digests) and [`profile`] (per-component time accounting on
+//!   the host).
+//!
+//! The emulated board (toolchain, firmware, QEMU runs and counts, the constant-time check,
+//! board profiles, the Cortex-M4 cycle estimator), the pqm4 package and the `hqc-verify`
+//! binary are the `hqc-board` crate's, which builds on this one.
 //!
 //! ```
 //! use hqc_verify::core::{kem::Hqc, mul::PortableMul, params::{Flavour, Hqc1}};
@@ -28,19 +33,12 @@
 pub mod core;
 
 #[cfg(feature = "std")]
-pub mod board;
-#[cfg(feature = "std")]
 pub mod fafft_mul;
-#[cfg(feature = "std")]
-pub mod m4cycles;
 #[cfg(feature = "std")]
 pub mod multiplier;
 
 #[cfg(feature = "std")]
 pub mod kat;
-
-#[cfg(feature = "std")]
-pub mod package;
 
 #[cfg(feature = "std")]
 pub mod profile;

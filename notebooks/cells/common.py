@@ -115,7 +115,7 @@ import matplotlib.pyplot as plt
 plt.rcParams.update({"figure.dpi": 100, "axes.grid": True, "grid.alpha": 0.3})
 
 print("workbench root:", ROOT)
-sh("cargo", "build", "--release", "-q", "-p", "search", "-p", "hqc-verify")
+sh("cargo", "build", "--release", "-q", "-p", "search", "-p", "hqc-board")
 assert SEARCH.is_file() and HQC_VERIFY.is_file(), "release binaries missing after cargo build"
 print(sh(SEARCH, "--version", quiet=True).stdout.strip(), "|", sh(HQC_VERIFY, "--version", quiet=True).stdout.strip())
 '''

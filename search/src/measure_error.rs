@@ -11,7 +11,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum MeasureError {
     /// The hqc-verify binary was not found.
-    #[error("hqc-verify not found at {path}: build it (`cargo build --release -p hqc-verify`, same target folder as search) or pass --hqc-verify PATH")]
+    #[error("hqc-verify not found at {path}: build it (`cargo build --release -p hqc-board`, same target folder as search) or pass --hqc-verify PATH")]
     NoHqcVerify { path: String },
     /// A work folder could not be made.
     #[error("cannot create the measurement folder {path}: {source}")]

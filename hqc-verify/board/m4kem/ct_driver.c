@@ -1,7 +1,7 @@
 /* Constant-time trace driver of the HQC KEM on the emulated Cortex-M4 (QEMU mps2-an386), over
  * the m4kem staticlib (m4kem.h) and the firmware's startup/semihosting layer. Built by
  * `build.sh c-fafft` with HARNESS=ct instead of harness.c; run by `hqc-verify board --ct-check`
- * (hqc-verify/src/board/ct.rs, docs/board.md section 13) with the plugin in trace mode.
+ * (board/src/board/ct/, docs/board.md section 13) with the plugin in trace mode.
  *
  * Command line (QEMU -append): level=1|3|5 flavour=v5.0.0|2026-02 cases=E0,E1,... (KAT entry
  * indices, at most MAX_CASES, each < MAX_ENTRY).

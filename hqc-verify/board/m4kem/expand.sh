@@ -15,7 +15,7 @@
 # K = the index of the plugin's `main #K` region of that expansion) and
 # "expand selftest mismatches=K". With PLUGIN_LOG=file the plugin log (with its per-region
 # instruction classes, docs/m4-timing.md) is kept in that file, so that a caller can price the
-# regions with hqc_verify::m4cycles (tests/board_expand.rs does). Exit status 0 iff QEMU
+# regions with hqc_board::m4cycles (tests/board_expand.rs does). Exit status 0 iff QEMU
 # exited 0 (no mismatch).
 set -euo pipefail
 

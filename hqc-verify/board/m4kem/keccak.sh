@@ -14,7 +14,7 @@
 # "keccak selftest mismatches=K" and "mem selftest mismatches=K" (the memory routines of
 # mem_m4.S against byte loops, harness.c). With PLUGIN_LOG=file the plugin log (with its per-region
 # instruction classes, docs/m4-timing.md) is kept in that file, so that a caller can price the
-# regions with hqc_verify::m4cycles. Exit status 0 iff QEMU exited 0 (no mismatch).
+# regions with hqc_board::m4cycles. Exit status 0 iff QEMU exited 0 (no mismatch).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,4 +1,4 @@
-/* Host driver of the package's KEM for the Rust tests (hqc-verify/tests/pqm4_package.rs).
+/* Host driver of the package's KEM for the Rust tests (board/tests/pqm4_package.rs).
  *
  *   host_kat COUNT   reads the randomness of COUNT KAT entries from stdin (randombytes), and
  *                    per entry writes pk, sk, ct, ss (encaps) and ss (decaps) to stdout;

@@ -322,7 +322,7 @@ impl<S: KeccakState> Sponge<S> {
     /// lets the compiler bound the rate (measured: without it the board KEM of hqc1-lightest
     /// executes 111 more instructions in KeyGen, 74 more in Encaps).
     fn new(rate: usize, suffix: u8) -> Self {
-        debug_assert!(rate >= 8 && rate <= MAX_RATE && rate % 8 == 0);
+        debug_assert!((8..=MAX_RATE).contains(&rate) && rate.is_multiple_of(8));
         let rate = rate.clamp(8, MAX_RATE) & !7;
         Sponge {
             state: S::zero(),

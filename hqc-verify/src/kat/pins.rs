@@ -141,6 +141,14 @@ impl EntryPin {
     }
 }
 
+/// The folder of the committed per-entry pins (`hqc-verify/kat/entries`) in the tree this crate
+/// was built from: where `hqc-verify pin` writes by default.
+pub fn entries_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("kat")
+        .join("entries")
+}
+
 const ENTRY_FILES: [(Flavour, Level, &str, &str); 6] = [
     (
         Flavour::V5_0_0,

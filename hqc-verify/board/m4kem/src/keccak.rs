@@ -134,7 +134,7 @@ pub fn known_answer_mismatches<S: KeccakState>(perm: fn(&mut [u32; 50])) -> u32 
 ///
 /// On the host (no `asm-expand`) the state in use is the portable one, so only the known
 /// answers test anything there; the comparisons are meaningful on the board (`keccak.sh`,
-/// `tests/board_keccak.rs` of hqc-verify).
+/// `tests/board_keccak.rs` of hqc-board).
 #[unsafe(no_mangle)]
 pub extern "C" fn m4kem_keccak_selftest(seed: u32, trials: u32) -> u32 {
     let mut s = seed | 1;

@@ -1,5 +1,5 @@
 /* Hand-written Thumb-2 snippets with known instruction-class counts, for the insncount plugin's
-   decode tests (hqc-verify/tests/m4cycles.rs).  Each snippet NAME runs once, straight through,
+   decode tests (board/tests/m4cycles.rs).  Each snippet NAME runs once, straight through,
    from the label NAME_start to the label NAME_end; the test passes pair=NAME:NAME_start:NAME_end
    to the plugin and compares the classes line with the counts written next to the code.
    Exit: semihosting SYS_EXIT with ADP_Stopped_ApplicationExit (QEMU exit status 0). */

@@ -112,7 +112,7 @@ mod lanes16 {
 /// Constant time: fixed loops over all positions, masks and maxima only.
 pub fn decode_symbol(copies: &[u64]) -> u8 {
     // three bit planes hold counts up to 7 (the parameter sets assert MULT <= 7, params.rs)
-    debug_assert!(copies.len() % 2 == 0 && copies.len() / 2 <= 7);
+    debug_assert!(copies.len().is_multiple_of(2) && copies.len() / 2 <= 7);
     let mult = (copies.len() / 2) as u32;
     // bit planes of the counts per 32-bit chunk q (positions 32q .. 32q + 31)
     let mut pl = [[0u32; 4]; 3];
