@@ -79,6 +79,62 @@ pub const FIRMWARE_KERNELS: [(&str, &str); 3] = [
 const FAFFT_C: &str = include_str!("../../board/firmware/fafft/fafft.c");
 const FAFFT_H: &str = include_str!("../../board/firmware/fafft/fafft.h");
 const BS_SUB10_H: &str = include_str!("../../board/firmware/fafft/bs_sub10.h");
+/// The stage files `fafft.c` includes (`fafft_instance.h` and the stages it includes; `twomod.h`
+/// only for two-moduli exports, which are not packaged), copied unchanged.
+const FAFFT_STAGES: [(&str, &str); 13] = [
+    (
+        "fafft_instance.h",
+        include_str!("../../board/firmware/fafft/fafft_instance.h"),
+    ),
+    (
+        "fafft_words.h",
+        include_str!("../../board/firmware/fafft/fafft_words.h"),
+    ),
+    (
+        "fafft_field.h",
+        include_str!("../../board/firmware/fafft/fafft_field.h"),
+    ),
+    (
+        "fafft_basis.h",
+        include_str!("../../board/firmware/fafft/fafft_basis.h"),
+    ),
+    (
+        "fafft_encode.h",
+        include_str!("../../board/firmware/fafft/fafft_encode.h"),
+    ),
+    (
+        "fafft_butterfly.h",
+        include_str!("../../board/firmware/fafft/fafft_butterfly.h"),
+    ),
+    (
+        "fafft_pointwise.h",
+        include_str!("../../board/firmware/fafft/fafft_pointwise.h"),
+    ),
+    (
+        "fafft_transform.h",
+        include_str!("../../board/firmware/fafft/fafft_transform.h"),
+    ),
+    (
+        "fafft_residue.h",
+        include_str!("../../board/firmware/fafft/fafft_residue.h"),
+    ),
+    (
+        "fafft_crt.h",
+        include_str!("../../board/firmware/fafft/fafft_crt.h"),
+    ),
+    (
+        "fafft_split.h",
+        include_str!("../../board/firmware/fafft/fafft_split.h"),
+    ),
+    (
+        "fafft_ring.h",
+        include_str!("../../board/firmware/fafft/fafft_ring.h"),
+    ),
+    (
+        "twomod.h",
+        include_str!("../../board/firmware/fafft/twomod.h"),
+    ),
+];
 
 /// The export's headers the multiplier includes.
 pub const EXPORT_HEADERS: [&str; 7] = [
@@ -330,6 +386,7 @@ pub fn package_files(
         .iter()
         .chain(BOARD_ASM.iter())
         .chain(FIRMWARE_KERNELS.iter())
+        .chain(FAFFT_STAGES.iter())
     {
         out.push(((*n).into(), t.as_bytes().to_vec()));
     }
@@ -534,8 +591,8 @@ mod tests {
         assert!(w.ends_with("#include \"gft_mul_s_inv_3_beta.S\"\n"));
     }
 
-    /// Every header `fafft.c` includes with quotes is one the package writes (`platform.h` only
-    /// under `FAFFT_BENCH_STAGES`, which the package never sets).
+    /// Every header `fafft.c` and its stage files include with quotes is one the package writes
+    /// (`platform.h` only under `FAFFT_BENCH_STAGES`, which the package never sets).
     #[test]
     fn fafft_c_includes_are_in_the_package() {
         let written: Vec<&str> = TEMPLATES
@@ -543,8 +600,10 @@ mod tests {
             .map(|(n, _)| *n)
             .chain(EXPORT_HEADERS)
             .chain(["fafft.h", "bs_sub10.h", "bs_tower_gen.h", "platform.h"])
+            .chain(FAFFT_STAGES.iter().map(|(n, _)| *n))
             .collect();
-        for line in FAFFT_C.lines() {
+        let stages = FAFFT_STAGES.iter().flat_map(|(_, t)| t.lines());
+        for line in FAFFT_C.lines().chain(stages) {
             if let Some(rest) = line.trim().strip_prefix("#include \"") {
                 let name = rest.split('"').next().unwrap_or_default();
                 assert!(
