@@ -1,5 +1,5 @@
 //! `fwgen::bs_tower` against its test oracle, the Python generator
-//! `hqc-verify/board/firmware/fafft/gen_bs_tower.py`: the headers must agree byte for byte.
+//! `hqc-verify/board/tests/oracles/gen_bs_tower.py`: the headers must agree byte for byte.
 
 use std::path::Path;
 use std::process::Command;
@@ -7,7 +7,7 @@ use std::process::Command;
 #[test]
 fn header_matches_python_oracle_byte_for_byte() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../hqc-verify/board/firmware/fafft/gen_bs_tower.py");
+        .join("../hqc-verify/board/tests/oracles/gen_bs_tower.py");
     let out = match Command::new("python3").arg(&script).output() {
         Ok(o) => o,
         Err(e) => {

@@ -69,6 +69,56 @@ pub const FIRMWARE_KERNELS: [(&str, &str); 3] = [
 const FAFFT_C: &str = include_source!("firmware/fafft/fafft.c");
 const FAFFT_H: &str = include_source!("firmware/fafft/fafft.h");
 const BS_SUB10_H: &str = include_source!("firmware/fafft/bs_sub10.h");
+/// The stage files `fafft.c` includes (`fafft_instance.h` and the stages it includes; `twomod.h`
+/// only for two-moduli exports, which are not packaged), copied unchanged.
+const FAFFT_STAGES: [(&str, &str); 13] = [
+    (
+        "fafft_instance.h",
+        include_source!("firmware/fafft/fafft_instance.h"),
+    ),
+    (
+        "fafft_words.h",
+        include_source!("firmware/fafft/fafft_words.h"),
+    ),
+    (
+        "fafft_field.h",
+        include_source!("firmware/fafft/fafft_field.h"),
+    ),
+    (
+        "fafft_basis.h",
+        include_source!("firmware/fafft/fafft_basis.h"),
+    ),
+    (
+        "fafft_encode.h",
+        include_source!("firmware/fafft/fafft_encode.h"),
+    ),
+    (
+        "fafft_butterfly.h",
+        include_source!("firmware/fafft/fafft_butterfly.h"),
+    ),
+    (
+        "fafft_pointwise.h",
+        include_source!("firmware/fafft/fafft_pointwise.h"),
+    ),
+    (
+        "fafft_transform.h",
+        include_source!("firmware/fafft/fafft_transform.h"),
+    ),
+    (
+        "fafft_residue.h",
+        include_source!("firmware/fafft/fafft_residue.h"),
+    ),
+    ("fafft_crt.h", include_source!("firmware/fafft/fafft_crt.h")),
+    (
+        "fafft_split.h",
+        include_source!("firmware/fafft/fafft_split.h"),
+    ),
+    (
+        "fafft_ring.h",
+        include_source!("firmware/fafft/fafft_ring.h"),
+    ),
+    ("twomod.h", include_source!("firmware/fafft/twomod.h")),
+];
 
 /// The export's headers the multiplier includes.
 pub const EXPORT_HEADERS: [&str; 7] = [
@@ -320,6 +370,7 @@ pub fn package_files(
         .iter()
         .chain(BOARD_ASM.iter())
         .chain(FIRMWARE_KERNELS.iter())
+        .chain(FAFFT_STAGES.iter())
     {
         out.push(((*n).into(), t.as_bytes().to_vec()));
     }

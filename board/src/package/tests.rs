@@ -21,8 +21,8 @@ fn nosave_wrapper_matches_the_makefile_rule() {
     assert!(w.ends_with("#include \"gft_mul_s_inv_3_beta.S\"\n"));
 }
 
-/// Every header `fafft.c` includes with quotes is one the package writes (`platform.h` only
-/// under `FAFFT_BENCH_STAGES`, which the package never sets).
+/// Every header `fafft.c` and its stage files include with quotes is one the package writes
+/// (`platform.h` only under `FAFFT_BENCH_STAGES`, which the package never sets).
 #[test]
 fn fafft_c_includes_are_in_the_package() {
     let written: Vec<&str> = TEMPLATES
@@ -30,8 +30,10 @@ fn fafft_c_includes_are_in_the_package() {
         .map(|(n, _)| *n)
         .chain(EXPORT_HEADERS)
         .chain(["fafft.h", "bs_sub10.h", "bs_tower_gen.h", "platform.h"])
+        .chain(FAFFT_STAGES.iter().map(|(n, _)| *n))
         .collect();
-    for line in FAFFT_C.lines() {
+    let stages = FAFFT_STAGES.iter().flat_map(|(_, t)| t.lines());
+    for line in FAFFT_C.lines().chain(stages) {
         if let Some(rest) = line.trim().strip_prefix("#include \"") {
             let name = rest.split('"').next().unwrap_or_default();
             assert!(

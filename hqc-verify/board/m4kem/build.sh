@@ -9,7 +9,7 @@
 #    platform_common.c, link.ld) linked with arm-none-eabi-gcc;
 #    with c-fafft also fafft_shim.c and the C FAFFT+CRT multiplier object built by
 #    ../firmware/Makefile (target $(BUILD)/fafft.o) for the headers in PARAMS_DIR (default
-#    ../fixtures/hqc1-artifact), into <repo>/build/m4kem/fafft-<tag>/. The C object serves
+#    <repo>/results/export/hqc1-joint, a committed `search export`), into <repo>/build/m4kem/fafft-<tag>/. The C object serves
 #    the one ring degree of its PARAMS_DIR (HQC_N): an HQC-3 or HQC-5 directory (e.g. from
 #    `search export`) gives an ELF for that level.
 #
@@ -81,7 +81,7 @@ esac
 if [ "$mul" = c-fafft ]; then
     # The multiplier object comes from the firmware's Makefile (its target $(BUILD)/fafft.o, which
     # also generates the headers it needs under $(BUILD)/gen), built into our own folder.
-    params=$(cd "${PARAMS_DIR:-$here/../fixtures/hqc1-artifact}" && pwd)
+    params=$(cd "${PARAMS_DIR:-$repo/results/export/hqc1-joint}" && pwd)
     tag=${BUILD_TAG:-$(basename "$params")}
     case "$tag" in ''|*/*|*' '*) echo "build.sh: bad BUILD_TAG '$tag'" >&2; exit 2 ;; esac
     fbuild=$out/fafft-$tag

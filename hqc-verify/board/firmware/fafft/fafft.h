@@ -8,18 +8,24 @@
  * 32 words per group (word k = bit k of the 32 elements).  Point i is gamma_l + sum_j i_j v_j
  * (docs/fafft.md section 7.6).  fafft_forward returns layout B: with i = 32b + t and b = 32bh + bl,
  * point i is in group 32bh + t at bit position bl (inside each block of 32 groups the 32x32
- * element matrix is transposed, so that all butterfly layers pair whole groups; see fafft.c).
+ * element matrix is transposed, so that all butterfly layers pair whole groups; see fafft_butterfly.h).
  * Layout A (group b = points 32b..32b+31, bit t) is used by Encode/Decode and layers l..6. */
 #ifndef FAFFT_H
 #define FAFFT_H
 #include <stdint.h>
 #include "fafft_params.h"
 
+/* External names of one instance: FAFFT_NS(name) is name itself, except in the translation
+   unit of a two-moduli export's second modulus (fafft_m2.c: m2_name). */
+#ifndef FAFFT_NS
+#define FAFFT_NS(name) name
+#endif
+
 #define FAFFT_WORDS (FAFFT_N / 32u)            /* words of a transform-size polynomial */
 #define FAFFT_NPTS (1u << FAFFT_L)             /* n' */
 #define FAFFT_NGROUPS (FAFFT_NPTS / 32u)       /* bitsliced groups of 32 points */
 /* groups stored per transform: at least one block of 32 (l < 10 pads the value arrays, see
-   fafft.c "layout B"; groups NGROUPS..31 then carry only bit positions of no point) */
+   fafft_butterfly.h "layout B"; groups NGROUPS..31 then carry only bit positions of no point) */
 #define FAFFT_NGSTORE (FAFFT_NGROUPS < 32u ? 32u : FAFFT_NGROUPS)
 #define FAFFT_LBITS (FAFFT_L + 5)              /* log2 N */
 #define HQC_WORDS ((HQC_N + 31u) / 32u)
@@ -45,8 +51,8 @@
 #define PROD_WORDS (2u * HQC_WORDS > FAFFT_WORDS ? 2u * HQC_WORDS : FAFFT_WORDS)
 #elif defined(TWOMOD_L2)
 /* Two coprime FAFFT moduli (docs/fafft.md sec. 9.8): an export with TWOMOD_L2, TWOMOD_N2 in
-   fafft_params.h, no residue ring and its second transform in second/ (twomod.c; the second
-   instance of this file is linked with its symbols renamed m2_*, docs/firmware-layout.md
+   fafft_params.h, no residue ring and its second transform in second/ (twomod.c over the
+   second instance fafft_m2.c, whose names carry the prefix m2_; docs/firmware-layout.md
    sec. 14). h = h1 + M1 u has N1 + N2 bits. */
 #if CRT_C
 #error "a two-moduli export has no residue ring (CRT_C must be 0)"
@@ -66,83 +72,77 @@
 typedef struct { uint32_t g[FAFFT_NGSTORE][32]; } fafft_vals_t;
 
 /* one-time table set-up (basis-conversion tables, butterfly leaves); not part of a product */
-void fafft_init(void);
+void FAFFT_NS(fafft_init)(void);
 
 /* scalar tower arithmetic (tests, table set-up) */
-uint32_t gf_mul(uint32_t a, uint32_t b);
-uint32_t gf_pow(uint32_t a, uint32_t e);
+uint32_t FAFFT_NS(gf_mul)(uint32_t a, uint32_t b);
+uint32_t FAFFT_NS(gf_pow)(uint32_t a, uint32_t e);
 
 /* basis conversion, in place on 2^L bits (L >= 9 for the fast word-level versions) */
-void basis_cvt(uint32_t *f, unsigned L);
-void ibasis_cvt(uint32_t *f, unsigned L);
-void basis_cvt_ref(uint32_t *f, unsigned L);   /* bit-level reference, docs/fafft.md section 5.2 */
-void ibasis_cvt_ref(uint32_t *f, unsigned L);
+void FAFFT_NS(basis_cvt)(uint32_t *f, unsigned L);
+void FAFFT_NS(ibasis_cvt)(uint32_t *f, unsigned L);
+void FAFFT_NS(basis_cvt_ref)(uint32_t *f, unsigned L);   /* bit-level reference, docs/fafft.md section 5.2 */
+void FAFFT_NS(ibasis_cvt_ref)(uint32_t *f, unsigned L);
 /* BasisCvt_4 (resp. inverse) on both 16-bit lanes of each of n words, table-free (test hook) */
-void basis_cvt4_lanes(uint32_t *w, unsigned n);
-void ibasis_cvt4_lanes(uint32_t *w, unsigned n);
+void FAFFT_NS(basis_cvt4_lanes)(uint32_t *w, unsigned n);
+void FAFFT_NS(ibasis_cvt4_lanes)(uint32_t *w, unsigned n);
 
 /* pipeline stages */
-void fafft_encode(fafft_vals_t *v, const uint32_t *g);      /* g: FAFFT_WORDS LCH words */
-void fafft_decode(uint32_t *g, fafft_vals_t *v);            /* v destroyed */
-void fafft_btfy(fafft_vals_t *v);
-void fafft_vals_transpose(fafft_vals_t *v);                   /* layout A <-> B (test hook) */
-void fafft_ibtfy(fafft_vals_t *v);
-void fafft_pointwise(fafft_vals_t *a, const fafft_vals_t *b);   /* a *= b */
+void FAFFT_NS(fafft_encode)(fafft_vals_t *v, const uint32_t *g);      /* g: FAFFT_WORDS LCH words */
+void FAFFT_NS(fafft_decode)(uint32_t *g, fafft_vals_t *v);            /* v destroyed */
+void FAFFT_NS(fafft_btfy)(fafft_vals_t *v);
+void FAFFT_NS(fafft_vals_transpose)(fafft_vals_t *v);                   /* layout A <-> B (test hook) */
+void FAFFT_NS(fafft_ibtfy)(fafft_vals_t *v);
+void FAFFT_NS(fafft_pointwise)(fafft_vals_t *a, const fafft_vals_t *b);   /* a *= b */
 
 /* forward: f has fwords words (<= FAFFT_WORDS); buf is FAFFT_WORDS words of scratch */
-void fafft_forward(fafft_vals_t *out, const uint32_t *f, unsigned fwords, uint32_t *buf);
+void FAFFT_NS(fafft_forward)(fafft_vals_t *out, const uint32_t *f, unsigned fwords, uint32_t *buf);
 /* inverse: h gets FAFFT_WORDS words; v is destroyed */
-void fafft_inverse(uint32_t *h, fafft_vals_t *v);
+void FAFFT_NS(fafft_inverse)(uint32_t *h, fafft_vals_t *v);
 /* h = f*g mod M (FAFFT_WORDS words); f, g have `words` words */
-void fafft_mul(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words);
+void FAFFT_NS(fafft_mul)(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned words);
 
 /* truncated / full carry-less products (residue ring x^c) */
-void clmul_full(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n);   /* r: 2n words */
-void clmul_low(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n);    /* r = a b mod x^(32n) */
+void FAFFT_NS(clmul_full)(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n);   /* r: 2n words */
+void FAFFT_NS(clmul_low)(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned n);    /* r = a b mod x^(32n) */
 
 /* FAFFT + CRT full product: h (PROD_WORDS words) = f*g for f, g of HQC_WORDS words */
-void crt_product(uint32_t *h, const uint32_t *f, const uint32_t *g);
+void FAFFT_NS(crt_product)(uint32_t *h, const uint32_t *f, const uint32_t *g);
 /* h = cM + M*u (in place on h, whose first FAFFT_WORDS words hold cM), u: CRT_WORDS words */
-void crt_reconstruct(uint32_t *h, const uint32_t *u);
+void FAFFT_NS(crt_reconstruct)(uint32_t *h, const uint32_t *u);
 /* same, for words >= c/32 only, and h[0..c/32) = cr (= cR): valid when u solves M u = cR + cM */
-void crt_reconstruct_hi(uint32_t *h, const uint32_t *u, const uint32_t *cr);
+void FAFFT_NS(crt_reconstruct_hi)(uint32_t *h, const uint32_t *u, const uint32_t *cr);
 /* u = t * M^{-1} mod x^c  by the IL table (u, t: CRT_WORDS words) */
-void crt_times_il(uint32_t *u, const uint32_t *t);
+void FAFFT_NS(crt_times_il)(uint32_t *u, const uint32_t *t);
 /* u = t * M^{-1} mod x^c by a sparse triangular solve with M (no IL table; same result) */
-void crt_solve_u(uint32_t *u, const uint32_t *t);
+void FAFFT_NS(crt_solve_u)(uint32_t *u, const uint32_t *t);
 /* Q = P^{-1} mod x^32, P = 1 + sum_{0<e<32, e in M} x^e (the constant crt_solve_u applies) */
-uint32_t crt_sinv_q(void);
+uint32_t FAFFT_NS(crt_sinv_q)(void);
 #ifdef SPLIT_K
 /* h (PROD_WORDS words) = f*g by the 2-Karatsuba split at k = 32 kw with a residual of rw words
    (crt_product uses kw = SPLIT_KW, rw = SPLIT_RW; tests try the edge k). 0, or -1 (h untouched)
    when kw is outside SPLIT_KW_MIN..SPLIT_KW_MAX or rw outside HQC_WORDS - kw..SPLIT_RW_MAX. */
-int split_product(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned kw, unsigned rw);
-#endif
-#ifdef TWOMOD_L2
-/* h (PROD_WORDS words) = f*g by the two-moduli CRT (twomod.c); twomod_init sets up the second
-   instance (fafft_init calls it) */
-void twomod_product(uint32_t *h, const uint32_t *f, const uint32_t *g);
-void twomod_init(void);
+int FAFFT_NS(split_product)(uint32_t *h, const uint32_t *f, const uint32_t *g, unsigned kw, unsigned rw);
 #endif
 /* va, vb and the basis-conversion buffer (i = 0, 1, 2; FAFFT_NGSTORE * 32 words each) as
    scratch after fafft_mul has returned; NULL for another i */
-uint32_t *fafft_scratch(unsigned i);
+uint32_t *FAFFT_NS(fafft_scratch)(unsigned i);
 /* dst[0..n) ^= src[0..n) (LDM/EOR/STM on the M4) */
-void fafft_xor_words(uint32_t *dst, const uint32_t *src, unsigned n);
+void FAFFT_NS(fafft_xor_words)(uint32_t *dst, const uint32_t *src, unsigned n);
 /* r = h mod (x^n - 1), h: 2n-1 bits */
-void hqc_fold(uint32_t *r, const uint32_t *h);
+void FAFFT_NS(hqc_fold)(uint32_t *r, const uint32_t *h);
 /* r = f*g mod (x^n - 1) */
-void hqc_ring_mul(uint32_t *r, const uint32_t *f, const uint32_t *g);
+void FAFFT_NS(hqc_ring_mul)(uint32_t *r, const uint32_t *f, const uint32_t *g);
 
 /* Split path (transform once, multiply many): t = the forward transform of f (HQC_WORDS words,
    canonical); out = a*b pointwise, out distinct from a and b; the full product / the ring product
    from pre-transformed operands: tf = fafft_transform(f), tg = fafft_transform(g) or NULL (then
    g is transformed into scratch). Same results as crt_product / hqc_ring_mul. */
-void fafft_transform(fafft_vals_t *t, const uint32_t *f);
-void fafft_pointwise3(fafft_vals_t *out, const fafft_vals_t *a, const fafft_vals_t *b);
-void crt_product_pre(uint32_t *h, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
+void FAFFT_NS(fafft_transform)(fafft_vals_t *t, const uint32_t *f);
+void FAFFT_NS(fafft_pointwise3)(fafft_vals_t *out, const fafft_vals_t *a, const fafft_vals_t *b);
+void FAFFT_NS(crt_product_pre)(uint32_t *h, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
                      const fafft_vals_t *tg);
-void hqc_ring_mul_pre(uint32_t *r, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
+void FAFFT_NS(hqc_ring_mul_pre)(uint32_t *r, const uint32_t *f, const fafft_vals_t *tf, const uint32_t *g,
                       const fafft_vals_t *tg);
 
 /* optional per-stage instrumentation: when FAFFT_BENCH_STAGES is defined the pipeline calls

@@ -1,7 +1,8 @@
 /* Two coprime FAFFT moduli (docs/fafft.md sec. 9.8): the full product f*g of n-bit operands
  * from h1 = f g mod M1 (the first instance, fafft.c with the export's own headers) and the
- * second transform of size N2 (the second instance: fafft.c compiled with the headers of the
- * export's second/ folder, its global symbols renamed m2_*; docs/firmware-layout.md sec. 14):
+ * second transform of size N2 (the second instance: fafft_m2.c, the same stages compiled with
+ * the headers of the export's second/ folder, its names prefixed m2_; fafft_m2.h;
+ * docs/firmware-layout.md sec. 14):
  *
  *   h1 = F1^-1(F1(f) . F1(g))                         = f g mod M1 (n <= N1: no reduction)
  *   (an operand shorter than N2 is its own residue mod M2: no copy, the forward pads it)
@@ -15,6 +16,7 @@
 #include <string.h>
 #include "fafft.h"
 #include "twomod.h"
+#include "fafft_m2.h"
 
 #ifdef TWOMOD_L2
 #ifdef FAFFT_BENCH_STAGES

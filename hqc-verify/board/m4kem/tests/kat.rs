@@ -196,6 +196,94 @@ fn kat_entry_digests_match_pins() {
     }
 }
 
+/// Entry 0 of `level` and flavour `fcode` through the split C API (randomness, KeyGen,
+/// Encaps, Decaps, the entry digest), every call checked to return 0.
+struct SplitRun {
+    seed: [u8; 48],
+    pk: Vec<u8>,
+    sk: Vec<u8>,
+    ct: Vec<u8>,
+    ss: [u8; 32],
+    ss2: [u8; 32],
+    d: [u8; 32],
+}
+
+fn run_split_api(level: u32, fcode: u32) -> SplitRun {
+    let (mut pkl, mut skl, mut ctl, mut kl) = (0u32, 0u32, 0u32, 0u32);
+    // SAFETY: valid u32 out-pointers.
+    assert_eq!(
+        unsafe { m4kem_sizes(level, &mut pkl, &mut skl, &mut ctl, &mut kl) },
+        0
+    );
+    let (mut seed_kem, mut m, mut salt) = ([0u8; 32], vec![0u8; kl as usize], [0u8; 16]);
+    let (mut pk, mut sk, mut ct) = (
+        vec![0u8; pkl as usize],
+        vec![0u8; skl as usize],
+        vec![0u8; ctl as usize],
+    );
+    let (mut ss, mut ss2, mut d) = ([0u8; 32], [0u8; 32], [0u8; 32]);
+    let seed = seeds(0, 1)[0];
+    // SAFETY: every buffer has the size m4kem_sizes reported.
+    unsafe {
+        assert_eq!(
+            m4kem_kat_randomness(
+                level,
+                seed.as_ptr(),
+                seed_kem.as_mut_ptr(),
+                m.as_mut_ptr(),
+                salt.as_mut_ptr()
+            ),
+            0
+        );
+        assert_eq!(
+            m4kem_keygen(
+                level,
+                fcode,
+                seed_kem.as_ptr(),
+                pk.as_mut_ptr(),
+                sk.as_mut_ptr()
+            ),
+            0
+        );
+        assert_eq!(
+            m4kem_encaps(
+                level,
+                fcode,
+                pk.as_ptr(),
+                m.as_ptr(),
+                salt.as_ptr(),
+                ct.as_mut_ptr(),
+                ss.as_mut_ptr()
+            ),
+            0
+        );
+        assert_eq!(
+            m4kem_decaps(level, fcode, sk.as_ptr(), ct.as_ptr(), ss2.as_mut_ptr()),
+            0
+        );
+        assert_eq!(
+            m4kem_entry_digest(
+                level,
+                pk.as_ptr(),
+                sk.as_ptr(),
+                ct.as_ptr(),
+                ss.as_ptr(),
+                d.as_mut_ptr()
+            ),
+            0
+        );
+    }
+    SplitRun {
+        seed,
+        pk,
+        sk,
+        ct,
+        ss,
+        ss2,
+        d,
+    }
+}
+
 #[test]
 fn split_api_reproduces_entry_0() {
     let kat = kat_dir();
@@ -205,70 +293,15 @@ fn split_api_reproduces_entry_0() {
     for level in LEVELS {
         for (fcode, fname, folder) in FLAVOURS {
             let pin = &pins(fname, level)[0];
-            let (mut pkl, mut skl, mut ctl, mut kl) = (0u32, 0u32, 0u32, 0u32);
-            // SAFETY: valid u32 out-pointers.
-            assert_eq!(
-                unsafe { m4kem_sizes(level, &mut pkl, &mut skl, &mut ctl, &mut kl) },
-                0
-            );
-            let (mut seed_kem, mut m, mut salt) = ([0u8; 32], vec![0u8; kl as usize], [0u8; 16]);
-            let (mut pk, mut sk, mut ct) = (
-                vec![0u8; pkl as usize],
-                vec![0u8; skl as usize],
-                vec![0u8; ctl as usize],
-            );
-            let (mut ss, mut ss2, mut d) = ([0u8; 32], [0u8; 32], [0u8; 32]);
-            let seed = seeds(0, 1)[0];
-            // SAFETY: every buffer has the size m4kem_sizes reported.
-            unsafe {
-                assert_eq!(
-                    m4kem_kat_randomness(
-                        level,
-                        seed.as_ptr(),
-                        seed_kem.as_mut_ptr(),
-                        m.as_mut_ptr(),
-                        salt.as_mut_ptr()
-                    ),
-                    0
-                );
-                assert_eq!(
-                    m4kem_keygen(
-                        level,
-                        fcode,
-                        seed_kem.as_ptr(),
-                        pk.as_mut_ptr(),
-                        sk.as_mut_ptr()
-                    ),
-                    0
-                );
-                assert_eq!(
-                    m4kem_encaps(
-                        level,
-                        fcode,
-                        pk.as_ptr(),
-                        m.as_ptr(),
-                        salt.as_ptr(),
-                        ct.as_mut_ptr(),
-                        ss.as_mut_ptr()
-                    ),
-                    0
-                );
-                assert_eq!(
-                    m4kem_decaps(level, fcode, sk.as_ptr(), ct.as_ptr(), ss2.as_mut_ptr()),
-                    0
-                );
-                assert_eq!(
-                    m4kem_entry_digest(
-                        level,
-                        pk.as_ptr(),
-                        sk.as_ptr(),
-                        ct.as_ptr(),
-                        ss.as_ptr(),
-                        d.as_mut_ptr()
-                    ),
-                    0
-                );
-            }
+            let SplitRun {
+                seed,
+                pk,
+                sk,
+                mut ct,
+                ss,
+                mut ss2,
+                d,
+            } = run_split_api(level, fcode);
             let tag = format!("HQC-{level} {fname} count 0");
             assert_eq!(to_hex(&ss), pin.ss, "{tag}: ss differs from the pin");
             assert_eq!(ss2, ss, "{tag}: Decaps differs");

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# TEST ORACLE ONLY: the firmware is built from fwgen::bs_tower (Rust); this script checks it byte for
-# byte (fwgen/tests/bs_tower.rs).
+# TEST ORACLE of fwgen::bs_tower (Rust), which writes the firmware's bs_tower_gen.h; nothing builds
+# from this script. Used by fwgen/tests/bs_tower.rs (header_matches_python_oracle_byte_for_byte),
+# which compares the two headers byte for byte.
 """Generate bs_tower_gen.h: straight-line bitsliced tower-field code (beta-independent).
 
 Bitsliced form (docs/fafft.md §2.1): word k holds bit k of 32 field elements.
@@ -17,8 +18,8 @@ product with a fixed (per block) operand s costs only the y side.  Run: python3 
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-import xorsched  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xorsched  # noqa: E402  (xorsched.py beside this file)
 
 C_H = {1: 0x1, 2: 0x2, 4: 0x8, 8: 0x80, 16: 0x8000}
 

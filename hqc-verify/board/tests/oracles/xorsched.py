@@ -1,6 +1,7 @@
-# TEST ORACLE ONLY: the firmware is built from fwgen::bs_tower (Rust); this script checks it byte for
-# byte (with fafft/gen_bs_tower.py, fwgen/tests/bs_tower.rs) and serves the fixture oracle
-# fixtures/gen_fixture.py.
+# TEST ORACLE of fwgen::bs_tower's scheduler and register allocator (Rust): the straight-line C
+# emitter of gen_bs_tower.py beside it. Used by fwgen/tests/bs_tower.rs
+# (header_matches_python_oracle_byte_for_byte, through gen_bs_tower.py), which compares the
+# Rust and Python headers byte for byte.
 """Emit straight-line XOR/AND programs as C with bounded register pressure (stdlib only).
 
 GCC spills heavily on long straight-line bitsliced programs written in SSA style (every
