@@ -11,12 +11,12 @@
 //! Canonical JSON: object keys sorted by their UTF-8 bytes, no whitespace, strings as
 //! serde_json writes them, integers in decimal ([`canonical_json`]).
 
-use crate::derive::Derived;
-use crate::error::ConfigError;
-use crate::hex::{Digest, Hex32, Hex64};
-use crate::layout::sha256_words;
-use crate::transform;
-use crate::xorprog::naive_count;
+use crate::model::derive::Derived;
+use crate::model::error::ConfigError;
+use crate::model::layout::sha256_words;
+use crate::model::transform;
+use crate::model::xorprog::naive_count;
+use crate::schema::hex::{Digest, Hex32, Hex64};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -51,7 +51,7 @@ pub struct Params {
     pub c: u64,
     /// The 2-Karatsuba split (docs/fafft.md §9.11); absent (not written) without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub split: Option<crate::rules::Split>,
+    pub split: Option<crate::model::rules::Split>,
     /// The second modulus of a two-moduli export (docs/fafft.md §9.8); absent (not written)
     /// without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,8 +143,8 @@ pub const TWOMOD_FILE: &str = "twomod_defs.h";
 
 impl SecondSpec {
     /// The rule inputs.
-    pub fn rule(&self) -> crate::rules::Second {
-        crate::rules::Second {
+    pub fn rule(&self) -> crate::model::rules::Second {
+        crate::model::rules::Second {
             l: self.l,
             beta: self.beta.0,
         }
