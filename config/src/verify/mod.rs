@@ -220,28 +220,35 @@ impl Loaded {
                 });
             }
         }
-        for (name, _) in rendered.files.iter().filter(|(n, _)| n != PARAMS_FILE) {
-            let f = self.dir.join(name);
-            let bytes = std::fs::read(&f).map_err(|_| ConfigError::FileMissing {
-                path: ps.clone(),
-                file: name.clone(),
-            })?;
-            let actual = Digest::of(&bytes);
-            let stated = p.files.get(name).cloned();
-            if stated.as_ref() != Some(&actual) {
-                return Err(ConfigError::FileChanged {
-                    path: ps,
-                    file: name.clone(),
-                    stated: stated.map(|d| d.to_string()).unwrap_or_default(),
-                    actual: actual.to_string(),
-                });
-            }
-        }
+        self.files_on_disk(&ps, &rendered.files)?;
         Ok(Verified {
             path: self.path.clone(),
             dir: self.dir.clone(),
             params: p.clone(),
             derived,
         })
+    }
+
+    /// Each exported file on disk against its SHA-256 in `files` (module docs: the last check).
+    fn files_on_disk(&self, ps: &str, files: &[(String, String)]) -> Result<(), ConfigError> {
+        let p = &self.params;
+        for (name, _) in files.iter().filter(|(n, _)| n != PARAMS_FILE) {
+            let f = self.dir.join(name);
+            let bytes = std::fs::read(&f).map_err(|_| ConfigError::FileMissing {
+                path: ps.to_string(),
+                file: name.clone(),
+            })?;
+            let actual = Digest::of(&bytes);
+            let stated = p.files.get(name).cloned();
+            if stated.as_ref() != Some(&actual) {
+                return Err(ConfigError::FileChanged {
+                    path: ps.to_string(),
+                    file: name.clone(),
+                    stated: stated.map(|d| d.to_string()).unwrap_or_default(),
+                    actual: actual.to_string(),
+                });
+            }
+        }
+        Ok(())
     }
 }
