@@ -163,7 +163,7 @@ impl Config {
     /// n = N2/2).
     pub fn second_block(&self, s: &rules::Second) -> Config {
         let n2 = u64::from(self.m) << s.l;
-        Config::new(self.m, s.l, s.beta, self.chain.clone(), 0, n2 / 2)
+        Config::new(self.m, s.l, s.beta, self.chain, 0, n2 / 2)
     }
 
     /// The same configuration with a 2-Karatsuba split (docs/fafft.md §9.11).

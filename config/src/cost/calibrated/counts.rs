@@ -155,7 +155,7 @@ pub fn kara_full_calls(n: u64) -> u64 {
 /// firmware's 3-way split `kara_low3` (3 full and 2 truncated t-word products; 11t words XORed
 /// or copied), otherwise schoolbook at n ≤ 3 or odd n, else the binary split.
 pub fn kara_low(n: u64) -> KaraCount {
-    if n >= 6 && n % 3 == 0 {
+    if n >= 6 && n.is_multiple_of(3) {
         let t = n / 3;
         let full = kara_full(t);
         let lo = kara_low(t);
