@@ -5,7 +5,7 @@
 //! them or by none. The format is documented in `docs/params-json.md`; the mathematics in
 //! `docs/fafft.md`.
 //!
-//! ## Layers (imports go only downwards)
+//! ## Layers (each imports only layers below it in this list)
 //!
 //! ```text
 //! verify   re-derive a loaded export and compare every field and file (stored: its programs)

@@ -26,7 +26,7 @@ use std::sync::{Mutex, OnceLock};
 /// The backend budget of every exported routine at the default effort (deterministic: counts,
 /// not time): 64 restarts and 20,000 moves since 23ee209 (docs/thumb2.md explains the choice;
 /// results/HISTORY.md keeps the earlier budgets and their figures). `search export --moves` changes the moves
-/// ([`crate::model::artefacts::Effort`]).
+/// ([`crate::emit::effort::Effort`]).
 pub fn emit_options() -> EmitOptions {
     EmitOptions {
         budget: Budget {
