@@ -29,99 +29,99 @@ const POOL_SEED: u64 = 0x706f_6f6c;
 use fafft_config::transform::{mul_matrix, Chain, TransformPrograms};
 use fafft_config::xorprog::rows_of;
 
-fn main() -> Result<()> {
-    let mut beta = 0x0010_3674u32;
-    let mut chain = "artifact".to_string();
-    let (mut m, mut l) = (32u32, 10u32);
-    let mut method = Method::Best;
-    let mut slp_restarts = algebra::slp::DEFAULT_RESTARTS;
-    let mut slp_seeds = vec![0u64];
-    let mut opts = EmitOptions::default();
-    let mut asm_dir: Option<std::path::PathBuf> = None;
-    let mut cache: Option<std::path::PathBuf> = None;
-    let mut pool_size = 0usize;
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let v = args
-            .get(i + 1)
-            .with_context(|| format!("{} needs a value", args[i]))?;
-        match args[i].as_str() {
-            "--beta" => {
-                beta = u32::from_str_radix(v.trim_start_matches("0x"), 16)
-                    .with_context(|| format!("bad --beta {v}"))?
+/// The command line (module docs).
+struct Args {
+    beta: u32,
+    chain: String,
+    m: u32,
+    l: u32,
+    method: Method,
+    slp_restarts: u32,
+    slp_seeds: Vec<u64>,
+    opts: EmitOptions,
+    asm_dir: Option<std::path::PathBuf>,
+    cache: Option<std::path::PathBuf>,
+    pool_size: usize,
+}
+
+impl Args {
+    fn parse() -> Result<Args> {
+        let mut a = Args {
+            beta: 0x0010_3674u32,
+            chain: "artifact".to_string(),
+            m: 32,
+            l: 10,
+            method: Method::Best,
+            slp_restarts: algebra::slp::DEFAULT_RESTARTS,
+            slp_seeds: vec![0u64],
+            opts: EmitOptions::default(),
+            asm_dir: None,
+            cache: None,
+            pool_size: 0,
+        };
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut i = 0;
+        while i < args.len() {
+            let v = args
+                .get(i + 1)
+                .with_context(|| format!("{} needs a value", args[i]))?;
+            match args[i].as_str() {
+                "--beta" => {
+                    a.beta = u32::from_str_radix(v.trim_start_matches("0x"), 16)
+                        .with_context(|| format!("bad --beta {v}"))?
+                }
+                "--chain" => a.chain = v.clone(),
+                "--m" => a.m = v.parse().context("bad --m")?,
+                "--l" => a.l = v.parse().context("bad --l")?,
+                "--slp" => a.method = Method::parse(v).with_context(|| format!("bad --slp {v}"))?,
+                "--slp-restarts" => a.slp_restarts = v.parse().context("bad --slp-restarts")?,
+                "--slp-seed" => {
+                    a.slp_seeds = v
+                        .split(',')
+                        .map(|t| t.parse::<u64>())
+                        .collect::<Result<_, _>>()
+                        .with_context(|| format!("bad --slp-seed {v}"))?
+                }
+                "--restarts" => a.opts.budget.restarts = v.parse().context("bad --restarts")?,
+                "--polish" => a.opts.budget.polish = v.parse().context("bad --polish")?,
+                "--seed" => a.opts.budget.seed = v.parse().context("bad --seed")?,
+                "--asm" => a.asm_dir = Some(v.into()),
+                "--slp-cache" => a.cache = Some(v.into()),
+                "--pool" => a.pool_size = v.parse().context("bad --pool")?,
+                o => bail!("unknown option {o}"),
             }
-            "--chain" => chain = v.clone(),
-            "--m" => m = v.parse().context("bad --m")?,
-            "--l" => l = v.parse().context("bad --l")?,
-            "--slp" => method = Method::parse(v).with_context(|| format!("bad --slp {v}"))?,
-            "--slp-restarts" => slp_restarts = v.parse().context("bad --slp-restarts")?,
-            "--slp-seed" => {
-                slp_seeds = v
-                    .split(',')
-                    .map(|t| t.parse::<u64>())
-                    .collect::<Result<_, _>>()
-                    .with_context(|| format!("bad --slp-seed {v}"))?
-            }
-            "--restarts" => opts.budget.restarts = v.parse().context("bad --restarts")?,
-            "--polish" => opts.budget.polish = v.parse().context("bad --polish")?,
-            "--seed" => opts.budget.seed = v.parse().context("bad --seed")?,
-            "--asm" => asm_dir = Some(v.into()),
-            "--slp-cache" => cache = Some(v.into()),
-            "--pool" => pool_size = v.parse().context("bad --pool")?,
-            o => bail!("unknown option {o}"),
+            i += 2;
         }
-        i += 2;
+        Ok(a)
     }
-    let gl = Chain::parse(&chain)?.gamma_top(m, l, beta)?;
-    let tp = TransformPrograms::new(m, l, beta, gl)?;
-    let n = m as usize;
-    let mut mats = Vec::new();
-    for (j, &g) in tp.gammas.iter().enumerate().skip(1) {
-        mats.push((format!("gamma_{j}"), rows_of(&mul_matrix(m, g), n, n)));
-    }
-    mats.push(("encode".into(), rows_of(&tp.encode_matrix(), n, n)));
-    mats.push(("decode".into(), rows_of(&tp.decode_matrix(), n, n)));
-    if slp_seeds.is_empty() {
-        bail!("--slp-seed needs at least one seed");
-    }
-    if slp_seeds.len() > 1
-        && cache
-            .as_ref()
-            .is_some_and(|f| !f.to_string_lossy().contains("{seed}"))
-    {
-        bail!("with several --slp-seed values, --slp-cache must contain {{seed}}");
-    }
-    println!(
-        "beta {beta:#010x} chain {chain} m {m} l {l}; SLPs: {} ({} restarts, seeds {:?}); schedule: {} restarts, {} moves, seed {}; pool {pool_size}",
-        method.name(),
-        slp_restarts,
-        slp_seeds,
-        opts.budget.restarts,
-        opts.budget.polish,
-        opts.budget.seed
-    );
+}
+
+/// One line of the table: name, XORs, the static counts, cycles.
+fn print_row(name: &str, xors: usize, s: &Stats, cycles: u64) {
     println!(
         "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6}",
-        "routine", "xors", "eor", "vmov", "load", "store", "p/p", "other", "total", "cycles"
+        name, xors, s.eor, s.vmov, s.load, s.store, s.push_pop, s.other, s.total, cycles
     );
-    // programs[s][i]: the program of matrix i for seed s
+}
+
+/// programs[s][i]: the program of matrix i for seed s (from the cache file when it exists).
+fn programs_of(a: &Args, mats: &[(String, Vec<u64>)], n: usize) -> Result<Vec<Vec<Slp>>> {
     let mut programs: Vec<Vec<Slp>> = Vec::new();
-    for &seed in &slp_seeds {
+    for &seed in &a.slp_seeds {
         let sopts = SlpOptions {
             seed,
-            restarts: slp_restarts,
-            method,
+            restarts: a.slp_restarts,
+            method: a.method,
             threads: None,
         };
-        let file = cache.as_ref().map(|f| {
+        let file = a.cache.as_ref().map(|f| {
             std::path::PathBuf::from(f.to_string_lossy().replace("{seed}", &seed.to_string()))
         });
         let v = match &file {
             Some(f) if f.exists() => read_cache(f, mats.len())?,
             _ => {
                 let mut v = Vec::new();
-                for (_, rows) in &mats {
+                for (_, rows) in mats {
                     v.push(optimise(rows, n, &sopts)?.slp);
                 }
                 if let Some(f) = &file {
@@ -132,31 +132,59 @@ fn main() -> Result<()> {
         };
         programs.push(v);
     }
+    Ok(programs)
+}
+
+fn main() -> Result<()> {
+    let a = Args::parse()?;
+    let (m, l, beta, chain) = (a.m, a.l, a.beta, &a.chain);
+    let gl = Chain::parse(chain)?.gamma_top(m, l, beta)?;
+    let tp = TransformPrograms::new(m, l, beta, gl)?;
+    let n = m as usize;
+    let mut mats = Vec::new();
+    for (j, &g) in tp.gammas.iter().enumerate().skip(1) {
+        mats.push((format!("gamma_{j}"), rows_of(&mul_matrix(m, g), n, n)));
+    }
+    mats.push(("encode".into(), rows_of(&tp.encode_matrix(), n, n)));
+    mats.push(("decode".into(), rows_of(&tp.decode_matrix(), n, n)));
+    if a.slp_seeds.is_empty() {
+        bail!("--slp-seed needs at least one seed");
+    }
+    if a.slp_seeds.len() > 1
+        && a.cache
+            .as_ref()
+            .is_some_and(|f| !f.to_string_lossy().contains("{seed}"))
+    {
+        bail!("with several --slp-seed values, --slp-cache must contain {{seed}}");
+    }
+    let (opts, pool_size) = (&a.opts, a.pool_size);
+    println!(
+        "beta {beta:#010x} chain {chain} m {m} l {l}; SLPs: {} ({} restarts, seeds {:?}); schedule: {} restarts, {} moves, seed {}; pool {pool_size}",
+        a.method.name(),
+        a.slp_restarts,
+        a.slp_seeds,
+        opts.budget.restarts,
+        opts.budget.polish,
+        opts.budget.seed
+    );
+    println!(
+        "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6}",
+        "routine", "xors", "eor", "vmov", "load", "store", "p/p", "other", "total", "cycles"
+    );
+    let programs = programs_of(&a, &mats, n)?;
     let mut sum = Stats::default();
     let mut xors = 0;
     let mut cycles = 0;
     let t0 = std::time::Instant::now();
     // each routine: the best of every seed's program and its re-associations, the routines on
     // all cores (the result does not depend on the thread count)
-    let picks = par_routines(&mats, &programs, pool_size, &opts)?;
+    let picks = par_routines(&mats, &programs, pool_size, opts)?;
     for ((name, rows), (slp, r)) in mats.iter().zip(&picks) {
         check_in_simulator(r, rows, n)?;
         let s = r.stats;
         let c = fwgen::thumb2::insn::cycles(&r.insns);
-        println!(
-            "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6}",
-            name,
-            slp.xor_count(),
-            s.eor,
-            s.vmov,
-            s.load,
-            s.store,
-            s.push_pop,
-            s.other,
-            s.total,
-            c
-        );
-        if let Some(d) = &asm_dir {
+        print_row(name, slp.xor_count(), &s, c);
+        if let Some(d) = &a.asm_dir {
             std::fs::create_dir_all(d)?;
             std::fs::write(d.join(format!("fw_{name}.S")), &r.asm)?;
         }
@@ -164,19 +192,7 @@ fn main() -> Result<()> {
         cycles += c;
         sum = sum.add(&s);
     }
-    println!(
-        "{:<10} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>6}",
-        "total",
-        xors,
-        sum.eor,
-        sum.vmov,
-        sum.load,
-        sum.store,
-        sum.push_pop,
-        sum.other,
-        sum.total,
-        cycles
-    );
+    print_row("total", xors, &sum, cycles);
     println!("emission time {:.2} s", t0.elapsed().as_secs_f64());
     Ok(())
 }

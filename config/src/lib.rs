@@ -5,6 +5,20 @@
 //! them or by none. The format is documented in `docs/params-json.md`; the mathematics in
 //! `docs/fafft.md`.
 //!
+//! ## Layers (each imports only layers below it in this list)
+//!
+//! ```text
+//! verify   re-derive a loaded export and compare every field and file (stored: its programs)
+//! emit     headers, the one bundle writer (params.json, headers, .S files), export effort
+//! schema   the typed params.json: fields, checksum, load
+//! cost     the Cortex-M4 cost models (op counts, calibrated fit); the model does not need it
+//! model    pure: rules, β, chain and programs, Thumb-2 routines, every derived table
+//! io       reading inputs, writing outputs and terminal lines
+//! ```
+//!
+//! The modules readers name are also at the crate root (`fafft_config::rules`, `::spec`,
+//! `::derive`, `::export`, ...), each the one module of its layer.
+//!
 //! ## API for readers
 //!
 //! ```text
@@ -29,25 +43,16 @@
 //! * [`beta`]: the one parser of a shift β; [`output`]: the one way to write an output file;
 //!   [`input`]: the one bounded way to read an input file.
 
-pub mod artefacts;
-pub mod beta;
 pub mod cost;
-pub mod derive;
-pub mod error;
-pub mod export;
-pub mod headers;
-pub mod hex;
-pub mod input;
-pub mod layout;
-pub mod output;
-pub mod published;
-pub mod routines;
-pub mod rules;
-pub mod shell;
-pub mod spec;
-pub mod stored;
-pub mod transform;
+pub mod emit;
+pub mod io;
+pub mod model;
+pub mod schema;
 pub mod verify;
-pub mod xorprog;
 
-pub use error::ConfigError;
+pub use emit::{export, headers, shell};
+pub use io::{input, output};
+pub use model::error::{self, ConfigError};
+pub use model::{artefacts, beta, derive, layout, published, routines, rules, transform, xorprog};
+pub use schema::{hex, spec};
+pub use verify::stored;

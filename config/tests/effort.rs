@@ -1,9 +1,10 @@
-//! The export's effort (`fafft_config::artefacts::Effort`, docs/thumb2.md "Export effort"):
+//! The export's effort (`fafft_config::emit::effort::Effort`, docs/thumb2.md "Export effort"):
 //! with one seed it is the default export's source, with several it exports the program whose
 //! routine is shortest, and the command line names only what differs from the default.
 
-use fafft_config::artefacts::{Artefacts, Effort, Optimise};
+use fafft_config::artefacts::{Artefacts, Optimise};
 use fafft_config::derive::Config;
+use fafft_config::emit::effort::Effort;
 use fafft_config::export::{command_of_effort, command_of_layout, Layout};
 use fafft_config::routines::Matrix;
 use fafft_config::transform::{element, mul_matrix, Chain};

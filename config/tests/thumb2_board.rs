@@ -9,6 +9,7 @@ use fafft_config::transform::{mul_matrix, Chain, TransformPrograms};
 use fafft_config::xorprog::rows_of;
 use fwgen::thumb2::schedule::SplitMix64;
 use fwgen::thumb2::{emit, Budget, EmitOptions, Routine};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
@@ -104,15 +105,9 @@ fn masks(slp: &Slp) -> Vec<u64> {
     slp.eval(&unit)
 }
 
-#[test]
-fn routines_on_the_emulated_board() {
-    for tool in ["arm-none-eabi-gcc", "qemu-system-arm", "gcc", "make"] {
-        if !have(tool) {
-            eprintln!("SKIPPED: `{tool}` not found; scripts/install-board-deps.sh installs the board toolchain");
-            return;
-        }
-    }
-    // a smaller search budget than the default keeps the test short
+/// The 12 routines of the HQC-1 transform of the published configuration (artifact chain),
+/// at a smaller search budget than the default (it keeps the test short).
+fn hqc1_cases() -> Vec<Case> {
     let opts = EmitOptions {
         budget: Budget {
             restarts: 16,
@@ -121,7 +116,6 @@ fn routines_on_the_emulated_board() {
         },
     };
     let mut cases = Vec::new();
-    // the HQC-1 transform of the published configuration (artifact chain)
     let (m, l, beta) = (32u32, 10u32, 0x0010_3674u32);
     let gl = Chain::parse("artifact")
         .and_then(|c| c.gamma_top(m, l, beta))
@@ -142,8 +136,12 @@ fn routines_on_the_emulated_board() {
             rows: rows.clone(),
         });
     }
-    // random programs with zero outputs, copied inputs and repeated outputs
-    let mut rng = SplitMix64::new(2026);
+    cases
+}
+
+/// Six random programs with zero outputs, copied inputs and repeated outputs.
+fn random_cases(rng: &mut SplitMix64) -> Vec<Case> {
+    let mut cases = Vec::new();
     for t in 0..6 {
         let n_in = 8 + rng.below(25);
         let n_ops = 20 + rng.below(200);
@@ -181,6 +179,53 @@ fn routines_on_the_emulated_board() {
             rows: masks(&slp),
         });
     }
+    cases
+}
+
+/// Each routine's instruction count on the board: "region main #k N" of counts.log paired
+/// with "bench k label" of the harness output, less the empty routine's count, plus one.
+fn board_counts(dir: &std::path::Path, stdout: &str) -> HashMap<String, u64> {
+    let log = std::fs::read_to_string(dir.join("counts.log")).expect("counts.log");
+    let mut region = HashMap::new();
+    for line in log.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() == 4 && f[0] == "region" {
+            if let (Ok(k), Ok(n)) = (
+                f[2].trim_start_matches('#').parse::<usize>(),
+                f[3].parse::<u64>(),
+            ) {
+                region.insert(k, n);
+            }
+        }
+    }
+    let mut label = HashMap::new();
+    for line in stdout.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() == 3 && f[0] == "bench" {
+            if let Ok(k) = f[1].parse::<usize>() {
+                label.insert(f[2].to_string(), k);
+            }
+        }
+    }
+    let empty = region[&label["fw_empty"]];
+    label
+        .iter()
+        .filter(|(_, k)| region.contains_key(k))
+        .map(|(name, k)| (name.clone(), region[k] - empty + 1))
+        .collect()
+}
+
+#[test]
+fn routines_on_the_emulated_board() {
+    for tool in ["arm-none-eabi-gcc", "qemu-system-arm", "gcc", "make"] {
+        if !have(tool) {
+            eprintln!("SKIPPED: `{tool}` not found; scripts/install-board-deps.sh installs the board toolchain");
+            return;
+        }
+    }
+    let mut cases = hqc1_cases();
+    let mut rng = SplitMix64::new(2026);
+    cases.extend(random_cases(&mut rng));
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fwgen-board");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
@@ -204,30 +249,7 @@ fn routines_on_the_emulated_board() {
         "board run failed:\n{stdout}\n{stderr}"
     );
     assert!(stdout.contains(" 0 mismatches"), "{stdout}");
-    // pair "region main #k N" with "bench k label"
-    let log = std::fs::read_to_string(dir.join("counts.log")).expect("counts.log");
-    let mut region = std::collections::HashMap::new();
-    for line in log.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() == 4 && f[0] == "region" {
-            if let (Ok(k), Ok(n)) = (
-                f[2].trim_start_matches('#').parse::<usize>(),
-                f[3].parse::<u64>(),
-            ) {
-                region.insert(k, n);
-            }
-        }
-    }
-    let mut label = std::collections::HashMap::new();
-    for line in stdout.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() == 3 && f[0] == "bench" {
-            if let Ok(k) = f[1].parse::<usize>() {
-                label.insert(f[2].to_string(), k);
-            }
-        }
-    }
-    let empty = region[&label["fw_empty"]];
+    let counts = board_counts(&dir, &stdout);
     let mut hqc_total = 0u64;
     println!(
         "{:<14} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
@@ -235,7 +257,7 @@ fn routines_on_the_emulated_board() {
     );
     for c in &cases {
         let r = &c.routine;
-        let got = region[&label[&r.name]] - empty + 1;
+        let got = counts[&r.name];
         println!(
             "{:<14} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5}",
             r.name, got, r.stats.total, r.stats.eor, r.stats.vmov, r.stats.load, r.stats.store

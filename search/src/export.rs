@@ -22,8 +22,8 @@ use fafft_config::ConfigError;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-pub use fafft_config::artefacts::Effort;
 pub use fafft_config::derive::{Config as ExportConfig, Derived};
+pub use fafft_config::emit::effort::Effort;
 pub use fafft_config::export::{
     command_of, command_of_effort, command_of_layout, render, render_layout, Layout, Rendered,
 };

@@ -38,7 +38,7 @@
 //! iBasisCvt has the same counts.
 //!
 //! **Encode / Decode** (§7.3): per group, the XOR program of the m×m matrix (Paar count from
-//! [`crate::xorprog`] via [`crate::transform`], or the naive row count), m loads and m stores. A forward transform of
+//! [`crate::model::xorprog`] via [`crate::model::transform`], or the naive row count), m loads and m stores. A forward transform of
 //! operands with `n ≤ N/2` bits uses the truncated Encode (first m/2 columns), as the published
 //! HQC-5 code does.
 //!

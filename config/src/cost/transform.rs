@@ -2,6 +2,8 @@
 //! products (formulas in the [`crate::cost`] module docs).
 
 use super::{CostError, OpCount};
+use crate::model::layout::s0;
+use crate::model::transform::TransformPrograms;
 use serde::{Deserialize, Serialize};
 
 fn check_m(m: u32) -> Result<(), CostError> {
@@ -60,28 +62,10 @@ pub fn tower_mul_ops(m: u32) -> OpCount {
     }
 }
 
-/// `s0[k] = Σ_t k_t v_{t+1}` (tower hex), the β-independent block constants of §6.3.
-pub fn s0(k: u64) -> u32 {
-    let b = cantor32();
-    let mut acc = 0u32;
-    for t in 0..31 {
-        if (k >> t) & 1 == 1 {
-            acc ^= b.v(t + 1).0;
-        }
-    }
-    acc
-}
-
-fn cantor32() -> &'static algebra::cantor::CantorBasis<algebra::field::Tower32> {
-    use std::sync::OnceLock;
-    static B: OnceLock<algebra::cantor::CantorBasis<algebra::field::Tower32>> = OnceLock::new();
-    B.get_or_init(algebra::cantor::CantorBasis::tower32)
-}
-
 // ---------------------------------------------------------------------------------------------
 // Transforms.
 
-/// β-dependent XOR-program counts of one transform (from [`crate::transform`]).
+/// β-dependent XOR-program counts of one transform (from [`crate::model::transform`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransformConsts {
     /// Field degree.
@@ -96,6 +80,24 @@ pub struct TransformConsts {
     pub encode_trunc_xor: u64,
     /// XORs of the Decode program.
     pub decode_xor: u64,
+}
+
+impl TransformPrograms {
+    /// XOR counts for the cost model.
+    pub fn consts(&self) -> TransformConsts {
+        TransformConsts {
+            m: self.m,
+            l: self.l,
+            gamma_xor: self
+                .gamma_programs
+                .iter()
+                .map(|p| p.xor_count() as u64)
+                .collect(),
+            encode_xor: self.encode.xor_count() as u64,
+            encode_trunc_xor: self.encode_trunc.xor_count() as u64,
+            decode_xor: self.decode.xor_count() as u64,
+        }
+    }
 }
 
 /// Ops of BasisCvt (or iBasisCvt) on `2^big_l` bits.

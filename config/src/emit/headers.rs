@@ -1,6 +1,6 @@
 //! The exported C headers (docs/params-json.md, "Files"; `docs/firmware-layout.md`
 //! §2–§9). [`files`] renders them from a [`Derived`] configuration; `search export`
-//! writes them and [`crate::spec::Loaded::verify`] renders them again to compare.
+//! writes them and [`crate::schema::spec::Loaded::verify`] renders them again to compare.
 //!
 //! | file | contents |
 //! |---|---|
@@ -15,11 +15,11 @@
 //! Every header is ASCII and starts with a banner naming the parameters, the command and the
 //! `config_id` of params.json (not its checksum: the checksum covers the headers' SHA-256s).
 
-use crate::derive::Derived;
-use crate::layout::sha256_words;
-use crate::spec::{Provenance, SCHEMA_VERSION};
-use crate::transform;
-use crate::xorprog::XorProgram;
+use crate::model::derive::Derived;
+use crate::model::layout::sha256_words;
+use crate::model::transform;
+use crate::model::xorprog::XorProgram;
+use crate::schema::spec::{Provenance, SCHEMA_VERSION};
 use algebra::gf2x::Poly;
 use std::fmt::Write as _;
 
@@ -80,7 +80,7 @@ pub fn artifact_files(d: &Derived, prov: &Provenance, config_id: &str) -> Vec<(S
 /// decreasing order), W in plain words and `F2(W)` in the second instance's layout B.
 pub fn twomod_h(
     d: &Derived,
-    s2: &crate::derive::SecondDerived,
+    s2: &crate::model::derive::SecondDerived,
     prov: &Provenance,
     config_id: &str,
 ) -> String {
@@ -91,7 +91,7 @@ pub fn twomod_h(
     };
     let b = &s2.block;
     let mut s = h.banner(
-        crate::spec::TWOMOD_FILE,
+        crate::schema::spec::TWOMOD_FILE,
         "two-moduli CRT tables (docs/fafft.md sec. 9.8): N1, N2, the exponents of M1 and M2, W = M1^-1 mod M2 and its transform F2(W) in the second instance's layout B",
     );
     s += "#ifndef TWOMOD_DEFS_H\n#define TWOMOD_DEFS_H\n\n#include <stdint.h>\n\n";
@@ -246,7 +246,7 @@ impl Headers<'_> {
             s += &format!(
                 "#define TWOMOD_L2 {}  /* two moduli (docs/fafft.md sec. 9.8): l of the second transform, tables in {} */\n",
                 s2.block.cfg.l,
-                crate::spec::TWOMOD_FILE
+                crate::schema::spec::TWOMOD_FILE
             );
             s += &format!(
                 "#define TWOMOD_N2 {}  /* N2 = 32 * 2^l2 */\n",

@@ -1,15 +1,15 @@
 //! Everything of a configuration derived from its six inputs (m, l, β, chain, c, n)
 //! (docs/params-json.md, "Derivation"; `docs/fafft.md` §8.1 and
 //! §9). `search export` writes what [`Config::derive`] computes, and
-//! [`crate::spec::Loaded::verify`] computes it again to compare, so both share this code.
+//! [`crate::schema::spec::Loaded::verify`] computes it again to compare, so both share this code.
 
-use crate::artefacts::{Artefacts, Optimise};
-use crate::error::ConfigError;
-use crate::layout::{poly_words32, s0_gft, swap32};
-use crate::routines::{self, AsmRoutine};
-use crate::rules;
-use crate::transform::{self, Chain, TransformPrograms};
-use crate::xorprog::{rows_of, XorProgram};
+use crate::model::artefacts::{Artefacts, Optimise};
+use crate::model::error::ConfigError;
+use crate::model::layout::{poly_words32, s0_gft, swap32};
+use crate::model::routines::{self, AsmRoutine};
+use crate::model::rules;
+use crate::model::transform::{self, Chain, GammaExtra, TransformPrograms};
+use crate::model::xorprog::rows_of;
 
 use algebra::cantor::CantorBasis;
 use algebra::crt::Crt;
@@ -87,17 +87,6 @@ pub fn layout_b(values: &[u32], l: u32) -> Vec<u32> {
     out
 }
 
-/// An extra γ_j (j > l, up to 11) for the artifact's 11-matrix layout.
-#[derive(Clone, Debug)]
-pub struct GammaExtra {
-    /// j.
-    pub j: u32,
-    /// γ_j.
-    pub value: u32,
-    /// Its XOR program.
-    pub program: XorProgram,
-}
-
 /// Everything derived from a [`Config`].
 #[derive(Clone, Debug)]
 pub struct Derived {
@@ -128,7 +117,7 @@ pub struct Derived {
     /// The s0_gft table.
     pub s0_gft: Vec<u32>,
     /// The Thumb-2 routines of γ_1 … γ_l, the extra γ_j, Encode and Decode, in that order
-    /// ([`crate::routines`]).
+    /// ([`crate::model::routines`]).
     pub routines: Vec<AsmRoutine>,
     /// The `xor_counts.method` of the programs (provenance: the generator that wrote them).
     pub programs_method: String,
@@ -174,7 +163,7 @@ impl Config {
     /// n = N2/2).
     pub fn second_block(&self, s: &rules::Second) -> Config {
         let n2 = u64::from(self.m) << s.l;
-        Config::new(self.m, s.l, s.beta, self.chain.clone(), 0, n2 / 2)
+        Config::new(self.m, s.l, s.beta, self.chain, 0, n2 / 2)
     }
 
     /// The same configuration with a 2-Karatsuba split (docs/fafft.md §9.11).
@@ -205,7 +194,7 @@ impl Config {
         self.derive_with(&Optimise)
     }
 
-    /// [`Config::derive`] with the programs and routines from `src` ([`crate::artefacts`]),
+    /// [`Config::derive`] with the programs and routines from `src` ([`crate::model::artefacts`]),
     /// those of a second modulus from the same source.
     pub fn derive_with(&self, src: &dyn Artefacts) -> Result<Derived, ConfigError> {
         let d = self.derive_first(src)?;

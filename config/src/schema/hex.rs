@@ -26,7 +26,7 @@ impl Digest {
     }
     /// SHA-256 of bytes.
     pub fn of(bytes: &[u8]) -> Self {
-        Digest(crate::layout::sha256_hex(bytes))
+        Digest(crate::model::layout::sha256_hex(bytes))
     }
     /// The hex text.
     pub fn as_str(&self) -> &str {

@@ -2,7 +2,7 @@
 //!
 //! For every β-dependent matrix of the transform (multiplication by γ_1 … γ_l and the
 //! `gamma_extra` ones up to γ_11, Encode and Decode, all 32 × 32) the optimised XOR program
-//! of [`crate::xorprog`] goes through the Thumb-2 backend [`fwgen::thumb2::emit`] at the fixed
+//! of [`crate::model::xorprog`] goes through the Thumb-2 backend [`fwgen::thumb2::emit`] at the fixed
 //! budget [`emit_options`], giving `void NAME(uint32_t *out, const uint32_t *in)` (AAPCS, `in`
 //! and `out` 32-word bitsliced arrays, never aliased):
 //!
@@ -16,8 +16,7 @@
 //! writes [`Routines::files`], and `verify` regenerates them to compare. The emitted routines
 //! are memoised per process (same program and name: same routine).
 
-use crate::derive::GammaExtra;
-use crate::transform::TransformPrograms;
+use crate::model::transform::{GammaExtra, TransformPrograms};
 use algebra::slp::Slp;
 use fwgen::thumb2::{emit, Budget, EmitOptions, Routine};
 pub use fwgen::thumb2::{sim, Stats};
@@ -27,7 +26,7 @@ use std::sync::{Mutex, OnceLock};
 /// The backend budget of every exported routine at the default effort (deterministic: counts,
 /// not time): 64 restarts and 20,000 moves since 23ee209 (docs/thumb2.md explains the choice;
 /// results/HISTORY.md keeps the earlier budgets and their figures). `search export --moves` changes the moves
-/// ([`crate::artefacts::Effort`]).
+/// ([`crate::emit::effort::Effort`]).
 pub fn emit_options() -> EmitOptions {
     EmitOptions {
         budget: Budget {
@@ -211,23 +210,4 @@ pub fn threads() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
-}
-
-/// The placeholder of a γ_j that does not exist for this β (j > l and β ∉ V_(32−j)): a routine
-/// of the same name and signature that stops the processor with `udf #j` (HardFault), so a
-/// firmware that links it builds unchanged and can never compute a wrong product silently.
-pub fn placeholder_asm(j: u32, note: &str) -> String {
-    let name = gamma_name(j);
-    format!(
-        "@ {name}: PLACEHOLDER. gamma_{j} does not exist for this configuration:\n\
-         @ {note}\n\
-         @ Linking this file keeps a build that names {name} unchanged; the transform of this\n\
-         @ configuration never multiplies by gamma_{j}. If it is called, udf #{j} raises a\n\
-         @ HardFault instead of returning a wrong product.\n\
-         @ static counts: eor 0 vmov 0 load 0 store 0 push/pop 0 other 1 total 1\n\
-         \x20   .syntax unified\n    .thumb\n    .cpu cortex-m4\n    .text\n    .align 2\n\
-         \x20   .global {name}\n    .type {name}, %function\n    .thumb_func\n{name}:\n\
-         \x20   udf #{j}\n    .size {name}, .-{name}\n",
-        note = crate::headers::comment_safe(note)
-    )
 }

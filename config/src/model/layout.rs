@@ -32,9 +32,27 @@ pub fn inv_swap32(x: u32) -> u32 {
     )
 }
 
+/// `s0[k] = Σ_t k_t v_{t+1}` (tower hex), the β-independent block constants of §6.3.
+pub fn s0(k: u64) -> u32 {
+    let b = cantor32();
+    let mut acc = 0u32;
+    for t in 0..31 {
+        if (k >> t) & 1 == 1 {
+            acc ^= b.v(t + 1).0;
+        }
+    }
+    acc
+}
+
+fn cantor32() -> &'static algebra::cantor::CantorBasis<algebra::field::Tower32> {
+    use std::sync::OnceLock;
+    static B: OnceLock<algebra::cantor::CantorBasis<algebra::field::Tower32>> = OnceLock::new();
+    B.get_or_init(algebra::cantor::CantorBasis::tower32)
+}
+
 /// `s0_gft[k] = Σ_{t<11} k_t v_{t+1}` for k < 2048.
 pub fn s0_gft() -> Vec<u32> {
-    (0..2048u64).map(crate::cost::s0).collect()
+    (0..2048u64).map(s0).collect()
 }
 
 /// SHA-256 (lower-case hex) of words as little-endian bytes.

@@ -3,7 +3,7 @@
 //! configurations). Every reader (`search crt`, `search plot`, the notebooks' tables through
 //! the exported files, `hqc-verify`) takes them from here.
 
-use crate::transform::Chain;
+use crate::model::transform::Chain;
 
 /// β of the published Cortex-M4 artifact (HQC-1 with l = 10, HQC-3 with l = 11): wt(M) = 165
 /// for l = 10, 199 for l = 11.

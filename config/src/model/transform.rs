@@ -2,11 +2,11 @@
 //! the chain `γ_0 = β, …, γ_l`, the Encode/Decode columns and the XOR programs of the γ_j,
 //! Encode and Decode matrices (`docs/fafft.md` §6.3, §7.3).
 //!
-//! The XOR programs come from [`crate::xorprog`] (the SLP optimiser `algebra::slp::optimise`
+//! The XOR programs come from [`crate::model::xorprog`] (the SLP optimiser `algebra::slp::optimise`
 //! at the export's fixed budget): this is the one place that turns a transform's constant
 //! matrices into programs.
 
-use crate::xorprog::{naive_count, rows_of, XorProgram};
+use crate::model::xorprog::{naive_count, rows_of, XorProgram};
 use algebra::bitmatrix::BitMatrix;
 
 /// Errors of chain and constant construction.
@@ -209,7 +209,7 @@ impl TransformPrograms {
 
     /// The tables of (m, l, β, γ_l) with each program from `program(what, rows, n_in)`, `what`
     /// being `gamma_j`, `Encode`, `truncated Encode` or `Decode` (the optimiser, or the
-    /// programs of an export that `verify` proves, [`crate::artefacts`]).
+    /// programs of an export that `verify` proves, [`crate::model::artefacts`]).
     #[allow(clippy::type_complexity)]
     pub fn build(
         m: u32,
@@ -267,20 +267,15 @@ impl TransformPrograms {
     pub fn decode_matrix(&self) -> BitMatrix {
         BitMatrix::from_cols(self.decode_cols.iter().map(|&c| u64::from(c)).collect())
     }
+}
 
-    /// XOR counts for the cost model.
-    pub fn consts(&self) -> crate::cost::TransformConsts {
-        crate::cost::TransformConsts {
-            m: self.m,
-            l: self.l,
-            gamma_xor: self
-                .gamma_programs
-                .iter()
-                .map(|p| p.xor_count() as u64)
-                .collect(),
-            encode_xor: self.encode.xor_count() as u64,
-            encode_trunc_xor: self.encode_trunc.xor_count() as u64,
-            decode_xor: self.decode.xor_count() as u64,
-        }
-    }
+/// An extra γ_j (j > l, up to 11) for the artifact's 11-matrix layout.
+#[derive(Clone, Debug)]
+pub struct GammaExtra {
+    /// j.
+    pub j: u32,
+    /// γ_j.
+    pub value: u32,
+    /// Its XOR program.
+    pub program: XorProgram,
 }

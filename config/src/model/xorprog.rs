@@ -54,7 +54,7 @@ pub fn method() -> String {
 }
 
 /// The `xor_counts.method` text of an export with `seeds` optimiser seeds per matrix
-/// ([`crate::artefacts::Effort`]; one seed gives [`method`]).
+/// ([`crate::emit::effort::Effort`]; one seed gives [`method`]).
 pub fn method_seeds(seeds: u32) -> String {
     if seeds <= 1 {
         return method();

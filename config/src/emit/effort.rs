@@ -1,92 +1,14 @@
-//! Where the XOR programs and Thumb-2 routines of a derivation come from
-//! (docs/params-json.md, "Derivation" and "Verification").
-//!
-//! [`Config::derive`](crate::derive::Config::derive) takes them from the optimiser
-//! (`algebra::slp::optimise`) and the Thumb-2 backend (`fwgen::thumb2::emit`) at the fixed
-//! budgets ([`Optimise`]): that is what `search export` writes. `verify` takes them from the
-//! export's own files instead ([`crate::stored::Stored`]) and proves each one correct, so it
-//! never runs the optimiser or the allocator: every other table is derived exactly as here.
-//! [`Baseline`] is the cheap source (Paar's programs, the backend without its search): an
-//! export made with it is correct and verifies, only slower on the board; the tests use it
-//! where any correct export will do.
+//! The export's effort (`search export --seeds K --moves P`, docs/thumb2.md "Export effort"):
+//! a source of programs and routines ([`Artefacts`]) that tries several optimiser seeds and a
+//! larger backend budget, and keeps the program whose routine is shortest.
 
-use crate::routines::{self, AsmRoutine, Matrix, RoutineError};
-use crate::transform::ChainError;
-use crate::xorprog::XorProgram;
+use crate::io::output::note;
+use crate::model::artefacts::Artefacts;
+use crate::model::routines::{self, AsmRoutine, Matrix, RoutineError};
+use crate::model::transform::ChainError;
+use crate::model::xorprog::{self, XorProgram};
 use algebra::slp::Slp;
 use fwgen::thumb2::{Budget, EmitOptions};
-
-/// A source of programs and routines (see the module docs).
-pub trait Artefacts: Sync {
-    /// The program of the matrix `what` (`gamma_j`, `Encode`, `truncated Encode`, `Decode`)
-    /// with rows `rows` on `n_in` inputs. It must compute exactly that matrix.
-    fn program(&self, what: &str, rows: &[u64], n_in: usize) -> Result<XorProgram, ChainError>;
-    /// The routines of `jobs`, in order; each must compute its program's matrix.
-    fn routines(&self, jobs: &[(Matrix, Slp)]) -> Result<Vec<AsmRoutine>, RoutineError>;
-    /// The `xor_counts.method` text of the programs.
-    fn method(&self) -> String;
-    /// The backend budget the routines name.
-    fn budget(&self) -> Budget;
-}
-
-/// The optimiser and the backend at the export budgets ([`crate::xorprog::slp_options`],
-/// [`routines::emit_options`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Optimise;
-
-impl Artefacts for Optimise {
-    fn program(&self, what: &str, rows: &[u64], n_in: usize) -> Result<XorProgram, ChainError> {
-        XorProgram::optimised(rows, n_in).map_err(|e| ChainError::Program {
-            what: what.into(),
-            reason: e.to_string(),
-        })
-    }
-    fn routines(&self, jobs: &[(Matrix, Slp)]) -> Result<Vec<AsmRoutine>, RoutineError> {
-        routines::emit_all(jobs, routines::threads())
-    }
-    fn method(&self) -> String {
-        crate::xorprog::method()
-    }
-    fn budget(&self) -> Budget {
-        routines::emit_options().budget
-    }
-}
-
-/// Paar's greedy CSE alone and the backend with no scheduling search (budget 0 restarts,
-/// 0 moves): correct programs and routines in a fraction of the export time (module docs).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Baseline;
-
-/// The backend budget of [`Baseline`].
-pub const BASELINE_BUDGET: Budget = Budget {
-    restarts: 0,
-    polish: 0,
-    seed: 1,
-};
-
-impl Artefacts for Baseline {
-    fn program(&self, what: &str, rows: &[u64], n_in: usize) -> Result<XorProgram, ChainError> {
-        XorProgram::paar_baseline(rows, n_in).map_err(|e| ChainError::Program {
-            what: what.into(),
-            reason: e.to_string(),
-        })
-    }
-    fn routines(&self, jobs: &[(Matrix, Slp)]) -> Result<Vec<AsmRoutine>, RoutineError> {
-        routines::emit_all_with(
-            jobs,
-            routines::threads(),
-            &fwgen::thumb2::EmitOptions {
-                budget: BASELINE_BUDGET,
-            },
-        )
-    }
-    fn method(&self) -> String {
-        "algebra::slp::paar (baseline only, no restarts)".into()
-    }
-    fn budget(&self) -> Budget {
-        BASELINE_BUDGET
-    }
-}
 
 /// The export's effort (`search export --seeds K --moves P`, docs/thumb2.md "Export effort"):
 /// the optimiser runs with seeds 0..K-1 on every matrix, every program of a matrix that has a
@@ -95,7 +17,7 @@ impl Artefacts for Baseline {
 /// one exported, as C program and as routine. The truncated Encode (no routine) takes the
 /// default program (seed 0), since the artifact layout has no file for it and `verify`
 /// re-derives it with the default optimiser. `Effort::default()` (K = 1, P = 20,000) is
-/// [`Optimise`]: the same files, byte for byte.
+/// [`Optimise`](crate::model::artefacts::Optimise): the same files, byte for byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effort {
     /// Optimiser seeds per matrix (0..seeds).
@@ -117,7 +39,7 @@ impl Default for Effort {
 }
 
 impl Effort {
-    /// Whether this is the default export ([`Optimise`]).
+    /// Whether this is the default export ([`Optimise`](crate::model::artefacts::Optimise)).
     pub fn is_default(&self) -> bool {
         let d = Effort::default();
         self.seeds == d.seeds && self.moves == d.moves
@@ -179,7 +101,7 @@ impl Artefacts for Effort {
             .map(|(s, _)| s)
             .unwrap_or(0);
         if self.progress {
-            crate::output::note(format_args!(
+            note(format_args!(
                 "export: {what}: seed {pick} of 0..={}: {} instructions, {} XORs",
                 seeds - 1,
                 emitted[pick].routine.stats.total,
@@ -192,7 +114,7 @@ impl Artefacts for Effort {
         routines::emit_all_with(jobs, routines::threads(), &self.options())
     }
     fn method(&self) -> String {
-        crate::xorprog::method_seeds(self.seeds)
+        xorprog::method_seeds(self.seeds)
     }
     fn budget(&self) -> Budget {
         self.options().budget

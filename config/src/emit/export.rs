@@ -3,24 +3,24 @@
 //! job (`search export`).
 //!
 //! Two layouts ([`Layout`]):
-//! * `project` (default): params.json, the seven headers of [`crate::headers::HEADER_FILES`]
-//!   and one Thumb-2 routine `NAME.S` per β-dependent matrix ([`crate::routines`]).
+//! * `project` (default): params.json, the seven headers of [`crate::emit::headers::HEADER_FILES`]
+//!   and one Thumb-2 routine `NAME.S` per β-dependent matrix ([`crate::model::routines`]).
 //! * `artifact`: a drop-in set for the published Cortex-M4 firmware tree: `gen/` with the four
 //!   β-dependent tables (IL_defs.h self-contained), `m4f/` with the 13 routines
 //!   `gft_mul_s_inv_<j>_beta.S` (j = 1 … 11), `encode_to_gft_full_length.S`,
 //!   `decode_from_gft_full_length.S` (a γ_j that does not exist for β gets the placeholder of
-//!   [`crate::routines::placeholder_asm`]), and README.md.
+//!   [`placeholder_asm`]), and README.md.
 //!
 //! The layout is not a params.json field: it is read back from the `files` map
 //! ([`Layout::of_files`]), which the checksum covers.
 
-use crate::derive::{Config, Derived};
-use crate::headers;
-use crate::hex::Digest;
-use crate::routines::{self, Matrix, ARTIFACT_GAMMAS};
-use crate::spec::{Params, Provenance, PARAMS_FILE};
-use crate::transform::ChainError;
-use crate::ConfigError;
+use crate::emit::headers;
+use crate::model::derive::{Config, Derived};
+use crate::model::error::ConfigError;
+use crate::model::routines::{self, Matrix, ARTIFACT_GAMMAS};
+use crate::model::transform::ChainError;
+use crate::schema::hex::Digest;
+use crate::schema::spec::{Params, Provenance, PARAMS_FILE};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -86,7 +86,7 @@ pub fn render(d: &Derived, prov: &Provenance) -> Rendered {
             .map(|r| (r.file_name(), r.routine.asm.clone())),
     );
     if let Some(s2) = &d.second {
-        let dir = crate::spec::SECOND_DIR;
+        let dir = crate::schema::spec::SECOND_DIR;
         other.extend(
             headers::files(&s2.block, prov, id.as_str())
                 .into_iter()
@@ -99,7 +99,7 @@ pub fn render(d: &Derived, prov: &Provenance) -> Rendered {
                 .map(|r| (format!("{dir}/{}", r.file_name()), r.routine.asm.clone())),
         );
         other.push((
-            crate::spec::TWOMOD_FILE.into(),
+            crate::schema::spec::TWOMOD_FILE.into(),
             headers::twomod_h(d, s2, prov, id.as_str()),
         ));
     }
@@ -161,7 +161,7 @@ fn artifact_routines(d: &Derived) -> Vec<(String, String)> {
         let path = format!("{ARTIFACT_ASM_DIR}/{}.S", routines::gamma_name(j));
         match find(Matrix::Gamma(j)) {
             Some(r) => out.push((path, r.routine.asm.clone())),
-            None => out.push((path, routines::placeholder_asm(j, &d.gamma_extra_note))),
+            None => out.push((path, placeholder_asm(j, &d.gamma_extra_note))),
         }
     }
     for m in [Matrix::Encode, Matrix::Decode] {
@@ -256,7 +256,7 @@ pub fn command_of(cfg: &Config, out: &Path) -> String {
 
 /// [`command_of`] with the layout (`--layout artifact` only when not the default).
 pub fn command_of_layout(cfg: &Config, out: &Path, layout: Layout) -> String {
-    command_of_effort(cfg, out, layout, &crate::artefacts::Effort::default())
+    command_of_effort(cfg, out, layout, &crate::emit::effort::Effort::default())
 }
 
 /// [`command_of_layout`] with the export's effort (`--seeds`, `--moves` only when not the
@@ -265,9 +265,9 @@ pub fn command_of_effort(
     cfg: &Config,
     out: &Path,
     layout: Layout,
-    effort: &crate::artefacts::Effort,
+    effort: &crate::emit::effort::Effort,
 ) -> String {
-    let d = crate::artefacts::Effort::default();
+    let d = crate::emit::effort::Effort::default();
     let mut extra = String::new();
     if effort.seeds != d.seeds {
         extra += &format!(" --seeds {}", effort.seeds);
@@ -293,6 +293,25 @@ pub fn command_of_effort(
         } else {
             format!(" --layout {}", layout.name())
         },
-        crate::shell::word(&out.display().to_string())
+        crate::emit::shell::word(&out.display().to_string())
+    )
+}
+
+/// The placeholder of a γ_j that does not exist for this β (j > l and β ∉ V_(32−j)): a routine
+/// of the same name and signature that stops the processor with `udf #j` (HardFault), so a
+/// firmware that links it builds unchanged and can never compute a wrong product silently.
+pub fn placeholder_asm(j: u32, note: &str) -> String {
+    let name = routines::gamma_name(j);
+    format!(
+        "@ {name}: PLACEHOLDER. gamma_{j} does not exist for this configuration:\n\
+         @ {note}\n\
+         @ Linking this file keeps a build that names {name} unchanged; the transform of this\n\
+         @ configuration never multiplies by gamma_{j}. If it is called, udf #{j} raises a\n\
+         @ HardFault instead of returning a wrong product.\n\
+         @ static counts: eor 0 vmov 0 load 0 store 0 push/pop 0 other 1 total 1\n\
+         \x20   .syntax unified\n    .thumb\n    .cpu cortex-m4\n    .text\n    .align 2\n\
+         \x20   .global {name}\n    .type {name}, %function\n    .thumb_func\n{name}:\n\
+         \x20   udf #{j}\n    .size {name}, .-{name}\n",
+        note = headers::comment_safe(note)
     )
 }

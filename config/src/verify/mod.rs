@@ -2,7 +2,7 @@
 //! every field and every exported file (docs/params-json.md, "Verification").
 //!
 //! The XOR programs and Thumb-2 routines are not re-optimised: they are read from the
-//! export's own files and proven correct ([`crate::stored`]: each program evaluates to the
+//! export's own files and proven correct ([`stored`]: each program evaluates to the
 //! derived matrix on all unit vectors, each routine computes it in the simulator, and every
 //! file is exactly the canonical rendering of what was read). Everything else is derived
 //! again by [`Config::derive_with`], the code `search export` runs.
@@ -12,15 +12,20 @@
 //! with the stored programs and routines checked just before `xor_counts`, then each exported
 //! file on disk against its SHA-256 in `files` (which equals the SHA-256 of the regenerated
 //! file, since `files` was compared with the regenerated map).
+//!
+//! The top layer of the crate: it uses every other one ([`crate::model`], [`crate::schema`],
+//! [`crate::emit`]); [`stored`] is the source of programs and routines read from an export.
 
-use crate::derive::{Config, Derived};
-use crate::error::ConfigError;
-use crate::export::{render_layout, Layout};
-use crate::hex::Digest;
-use crate::rules;
-use crate::spec::{Loaded, Params, Provenance, PARAMS_FILE};
-use crate::stored::Stored;
-use crate::transform::Chain;
+pub mod stored;
+
+use crate::emit::export::{render_layout, Layout};
+use crate::model::derive::{Config, Derived};
+use crate::model::error::ConfigError;
+use crate::model::rules;
+use crate::model::transform::Chain;
+use crate::schema::hex::Digest;
+use crate::schema::spec::{Loaded, Params, Provenance, PARAMS_FILE};
+use crate::verify::stored::Stored;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -174,11 +179,13 @@ impl Loaded {
         });
         let derived = match &stored2 {
             Some(st2) => {
-                if p.second.as_ref().map(|s2| s2.dir.as_str()) != Some(crate::spec::SECOND_DIR) {
+                if p.second.as_ref().map(|s2| s2.dir.as_str())
+                    != Some(crate::schema::spec::SECOND_DIR)
+                {
                     return Err(ConfigError::Mismatch {
                         path: ps,
                         field: "second.dir".into(),
-                        detail: format!("must be {}", crate::spec::SECOND_DIR),
+                        detail: format!("must be {}", crate::schema::spec::SECOND_DIR),
                     });
                 }
                 cfg.attach_second(derived, st2)
@@ -213,28 +220,35 @@ impl Loaded {
                 });
             }
         }
-        for (name, _) in rendered.files.iter().filter(|(n, _)| n != PARAMS_FILE) {
-            let f = self.dir.join(name);
-            let bytes = std::fs::read(&f).map_err(|_| ConfigError::FileMissing {
-                path: ps.clone(),
-                file: name.clone(),
-            })?;
-            let actual = Digest::of(&bytes);
-            let stated = p.files.get(name).cloned();
-            if stated.as_ref() != Some(&actual) {
-                return Err(ConfigError::FileChanged {
-                    path: ps,
-                    file: name.clone(),
-                    stated: stated.map(|d| d.to_string()).unwrap_or_default(),
-                    actual: actual.to_string(),
-                });
-            }
-        }
+        self.files_on_disk(&ps, &rendered.files)?;
         Ok(Verified {
             path: self.path.clone(),
             dir: self.dir.clone(),
             params: p.clone(),
             derived,
         })
+    }
+
+    /// Each exported file on disk against its SHA-256 in `files` (module docs: the last check).
+    fn files_on_disk(&self, ps: &str, files: &[(String, String)]) -> Result<(), ConfigError> {
+        let p = &self.params;
+        for (name, _) in files.iter().filter(|(n, _)| n != PARAMS_FILE) {
+            let f = self.dir.join(name);
+            let bytes = std::fs::read(&f).map_err(|_| ConfigError::FileMissing {
+                path: ps.to_string(),
+                file: name.clone(),
+            })?;
+            let actual = Digest::of(&bytes);
+            let stated = p.files.get(name).cloned();
+            if stated.as_ref() != Some(&actual) {
+                return Err(ConfigError::FileChanged {
+                    path: ps.to_string(),
+                    file: name.clone(),
+                    stated: stated.map(|d| d.to_string()).unwrap_or_default(),
+                    actual: actual.to_string(),
+                });
+            }
+        }
+        Ok(())
     }
 }

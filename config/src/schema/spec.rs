@@ -11,12 +11,12 @@
 //! Canonical JSON: object keys sorted by their UTF-8 bytes, no whitespace, strings as
 //! serde_json writes them, integers in decimal ([`canonical_json`]).
 
-use crate::derive::Derived;
-use crate::error::ConfigError;
-use crate::hex::{Digest, Hex32, Hex64};
-use crate::layout::sha256_words;
-use crate::transform;
-use crate::xorprog::naive_count;
+use crate::model::derive::{Derived, SecondDerived};
+use crate::model::error::ConfigError;
+use crate::model::layout::sha256_words;
+use crate::model::transform;
+use crate::model::xorprog::naive_count;
+use crate::schema::hex::{Digest, Hex32, Hex64};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -51,7 +51,7 @@ pub struct Params {
     pub c: u64,
     /// The 2-Karatsuba split (docs/fafft.md §9.11); absent (not written) without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub split: Option<crate::rules::Split>,
+    pub split: Option<crate::model::rules::Split>,
     /// The second modulus of a two-moduli export (docs/fafft.md §9.8); absent (not written)
     /// without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,8 +143,8 @@ pub const TWOMOD_FILE: &str = "twomod_defs.h";
 
 impl SecondSpec {
     /// The rule inputs.
-    pub fn rule(&self) -> crate::rules::Second {
-        crate::rules::Second {
+    pub fn rule(&self) -> crate::model::rules::Second {
+        crate::model::rules::Second {
             l: self.l,
             beta: self.beta.0,
         }
@@ -312,6 +312,54 @@ fn hexes(v: &[u32]) -> Vec<Hex32> {
     v.iter().map(|&x| Hex32(x)).collect()
 }
 
+impl SecondSpec {
+    /// The `second` object of a two-moduli derivation.
+    fn of(s2: &SecondDerived) -> SecondSpec {
+        SecondSpec {
+            l: s2.block.cfg.l,
+            beta: Hex32(s2.block.cfg.beta),
+            big_n: s2.block.big_n,
+            weight: s2.block.modulus.weight() as u64,
+            exponents: s2
+                .block
+                .modulus
+                .exponents()
+                .iter()
+                .map(|&e| e as u64)
+                .collect(),
+            dir: SECOND_DIR.into(),
+            w_weight: s2.w.weight() as u64,
+            w_sha256: words_digest(&s2.w_plain),
+            w_evals_sha256: words_digest(&s2.w_evals),
+            tables_file: TWOMOD_FILE.into(),
+        }
+    }
+}
+
+impl XorCounts {
+    /// The `xor_counts` object of a derivation (the γ_j of the 11-matrix layout included).
+    fn of(d: &Derived) -> XorCounts {
+        let mut gamma_xor: Vec<u64> =
+            d.tp.gamma_programs
+                .iter()
+                .map(|p| p.xor_count() as u64)
+                .collect();
+        gamma_xor.extend(d.gamma_extra.iter().map(|g| g.program.xor_count() as u64));
+        XorCounts {
+            method: d.programs_method.clone(),
+            gamma: gamma_xor,
+            encode: d.tp.encode.xor_count() as u64,
+            encode_trunc: d.tp.encode_trunc.xor_count() as u64,
+            decode: d.tp.decode.xor_count() as u64,
+            naive: NaiveCounts {
+                gamma: d.tp.gamma_naive.iter().map(|&c| c as u64).collect(),
+                encode: naive_count(&d.tp.encode_matrix()) as u64,
+                decode: naive_count(&d.tp.decode_matrix()) as u64,
+            },
+        }
+    }
+}
+
 impl Params {
     /// The params of a derivation, with the given `files` map; `config_id` and `checksum` are
     /// computed here.
@@ -330,12 +378,6 @@ impl Params {
                 .then(|| Digest::new(&sha256_words(w)))
                 .flatten()
         };
-        let mut gamma_xor: Vec<u64> =
-            d.tp.gamma_programs
-                .iter()
-                .map(|p| p.xor_count() as u64)
-                .collect();
-        gamma_xor.extend(d.gamma_extra.iter().map(|g| g.program.xor_count() as u64));
         let zero = Digest::of(b"");
         let mut p = Params {
             schema_version: SCHEMA_VERSION,
@@ -346,24 +388,7 @@ impl Params {
             n: cfg.n,
             c: cfg.c,
             split: cfg.split,
-            second: d.second.as_ref().map(|s2| SecondSpec {
-                l: s2.block.cfg.l,
-                beta: Hex32(s2.block.cfg.beta),
-                big_n: s2.block.big_n,
-                weight: s2.block.modulus.weight() as u64,
-                exponents: s2
-                    .block
-                    .modulus
-                    .exponents()
-                    .iter()
-                    .map(|&e| e as u64)
-                    .collect(),
-                dir: SECOND_DIR.into(),
-                w_weight: s2.w.weight() as u64,
-                w_sha256: words_digest(&s2.w_plain),
-                w_evals_sha256: words_digest(&s2.w_evals),
-                tables_file: TWOMOD_FILE.into(),
-            }),
+            second: d.second.as_ref().map(|s2| SecondSpec::of(s2)),
             big_n: d.big_n,
             beta: Hex32(cfg.beta),
             beta_coords: Hex64(cb),
@@ -404,18 +429,7 @@ impl Params {
                 .collect(),
             gamma_extra_note: d.gamma_extra_note.clone(),
             s0_gft_sha256: Digest::new(&sha256_words(&d.s0_gft)).unwrap_or(zero.clone()),
-            xor_counts: XorCounts {
-                method: d.programs_method.clone(),
-                gamma: gamma_xor,
-                encode: d.tp.encode.xor_count() as u64,
-                encode_trunc: d.tp.encode_trunc.xor_count() as u64,
-                decode: d.tp.decode.xor_count() as u64,
-                naive: NaiveCounts {
-                    gamma: d.tp.gamma_naive.iter().map(|&c| c as u64).collect(),
-                    encode: naive_count(&d.tp.encode_matrix()) as u64,
-                    decode: naive_count(&d.tp.decode_matrix()) as u64,
-                },
-            },
+            xor_counts: XorCounts::of(d),
             files,
             config_id: zero.clone(),
             checksum: zero,

@@ -2,7 +2,7 @@
 //! (docs/params-json.md, "Verification"): the [`Artefacts`] source `verify` derives with.
 //!
 //! * **XOR programs** (project layout): every function of `gen_xor_programs.h` is parsed back
-//!   into an [`Slp`] (the format [`crate::headers`] writes: `const uint32_t tK = A ^ B;`, then
+//!   into an [`Slp`] (the format [`crate::emit::headers`] writes: `const uint32_t tK = A ^ B;`, then
 //!   `DST[i] = S;`), which must evaluate to the derived matrix on all unit vectors
 //!   ([`Slp::verify_masks`]). The file itself is then re-rendered from the parsed programs with
 //!   the rest of the export and compared byte for byte (through `files`), so it is exactly the
@@ -27,12 +27,12 @@
 //! differing field of params.json before the artefact (a re-stamped edit of β, say, is
 //! named by its field, not by the programs that no longer fit it).
 
-use crate::artefacts::{Artefacts, Optimise};
-use crate::error::ConfigError;
-use crate::export::{Layout, ARTIFACT_ASM_DIR};
-use crate::routines::{self, AsmRoutine, Matrix, RoutineError};
-use crate::transform::ChainError;
-use crate::xorprog::XorProgram;
+use crate::emit::export::{Layout, ARTIFACT_ASM_DIR};
+use crate::model::artefacts::{Artefacts, Optimise};
+use crate::model::error::ConfigError;
+use crate::model::routines::{self, AsmRoutine, Matrix, RoutineError};
+use crate::model::transform::ChainError;
+use crate::model::xorprog::XorProgram;
 use algebra::slp::Slp;
 use fwgen::thumb2::read::{self, ReadRoutine};
 use fwgen::thumb2::{rebuild, routine_header, sim, Budget, Routine};

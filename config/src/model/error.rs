@@ -1,16 +1,16 @@
 //! The one error type of this crate: what is wrong, with the file and the field where there is
 //! one.
 
-use crate::beta::BetaError;
-use crate::rules::RuleError;
-use crate::transform::ChainError;
+use crate::model::beta::BetaError;
+use crate::model::rules::RuleError;
+use crate::model::transform::ChainError;
 use algebra::AlgebraError;
 use thiserror::Error;
 
 /// Why a configuration was refused (by derivation, load or verify).
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    /// A rule of [`crate::rules`] is broken.
+    /// A rule of [`crate::model::rules`] is broken.
     #[error(transparent)]
     Rule(#[from] RuleError),
     /// β does not parse.
