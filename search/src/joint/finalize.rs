@@ -2,7 +2,6 @@
 //! configurations and the weight-only reference optimised and emitted), then the report.
 
 use super::report::share;
-use super::screen::pool;
 use super::{
     full, gamma_top, joint_model_error, Acc, ConfigEntry, JointReport, JointSpace, Key,
     OptimisedEntry, Prepared, COST_MODEL_VERSION,
@@ -161,7 +160,7 @@ fn full_stage(
             cfg.l + 2
         ));
     }
-    let pool = pool(p.threads)?;
+    let pool = crate::driver::thread_pool(p.threads)?;
     let run =
         || -> Result<Vec<OptimisedEntry>> { keys.par_iter().map(|k| optimise_one(p, k)).collect() };
     let mut done = match &pool {

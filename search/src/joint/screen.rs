@@ -2,12 +2,11 @@
 //! and progress, into one [`Acc`].
 
 use super::{checkpoint, Acc, Prepared};
-use crate::driver::RunOptions;
+use crate::driver::{progress_bar, thread_pool, RunOptions};
 use crate::error::{Result, SearchError};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeSet;
-use std::io::IsTerminal;
 
 // Running: threads, checkpoints, progress.
 
@@ -27,19 +26,6 @@ pub(super) fn json_diff<T: Serialize>(a: &T, b: &T) -> String {
         }
     }
     out.join("; ")
-}
-
-/// A thread pool of `threads` (None: one thread, no pool).
-pub(super) fn pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> {
-    let t = threads.unwrap_or_else(rayon::current_num_threads).max(1);
-    if t == 1 {
-        return Ok(None);
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(t)
-        .build()
-        .map(Some)
-        .map_err(|e| SearchError::Internal(format!("thread pool: {e}")))
 }
 
 /// Run the screen of this shard.
@@ -68,20 +54,14 @@ pub fn screen(p: &Prepared, opts: &RunOptions) -> Result<Acc> {
             ));
         }
     }
-    let pool = pool(opts.threads)?;
+    let pool = thread_pool(opts.threads)?;
     let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
-    let bar = (opts.progress && std::io::stderr().is_terminal()).then(|| {
-        let b = indicatif::ProgressBar::new(mine.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "screen {bar:40} {pos}/{len} (orbit, conjugate) units  {per_sec}  elapsed {elapsed}  eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b.set_position((mine.len() - todo.len()) as u64);
-        b.reset_eta();
-        b
-    });
+    let bar = progress_bar(
+        opts.progress,
+        "screen {bar:40} {pos}/{len} (orbit, conjugate) units  {per_sec}  elapsed {elapsed}  eta {eta}",
+        mine.len(),
+        mine.len() - todo.len(),
+    );
     let batch = (4 * threads).max(4);
     let keep = p.keep();
     let (mut processed, mut pos) = (0usize, 0usize);
