@@ -16,10 +16,11 @@
 //!   hold the screen only; the full stage runs on the complete screen (unsharded run, or
 //!   `search merge`).
 //!
-//! The steps, one module each: [`prepare`] (options, the K lightest orbits, the model's
-//! coefficients), [`screen`] (threads, checkpoints, progress over the units, into the
-//! [`accumulator`]), [`finalize`] (the full stage and the report), with the report's types in
-//! [`report`]; [`checkpoint`] and [`merge`] for resumed and sharded runs.
+//! The steps, one module each: [`prepare`](mod@prepare) (options, the K lightest orbits, the
+//! model's coefficients), [`screen`](mod@screen) (threads, checkpoints, progress over the
+//! units, into the [`accumulator`]), [`finalize`](mod@finalize) (the full stage and the
+//! report), with the report's types in [`report`]; `checkpoint` and `merge` (the
+//! [`merge`](fn@merge) of shard parts) for resumed and sharded runs.
 
 pub mod accumulator;
 mod checkpoint;
