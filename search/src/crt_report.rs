@@ -1,9 +1,10 @@
-//! The `search crt --json` report as a file: its one writer ([`to_json`]) and its one reader
-//! ([`read`], [`parse`]), used by every command that reads a crt report (`search export
-//! --plan`, `search plot breakdown --input`, `search calibrate --crt`).
+//! The `search crt --json` report as a file: its one reader ([`read`], [`parse`]), used by
+//! every command that reads a crt report (`search export --plan`, `search plot breakdown
+//! --input`, `search calibrate --crt`).
 //!
-//! The writer signs the report: `digest` is [`crate::digest::of_text`] of the report with
-//! `digest` empty (schema_version 4 on). The reader parses the file with the writer's own type
+//! The writer ([`crate::crt_plan::to_json`], beside the report's serde types in
+//! [`crate::crt_plan::report`]) signs the report: `digest` is [`crate::digest::of_text`] of
+//! the report with `digest` empty (schema_version 4 on). The reader parses the file with the writer's own type
 //! [`PlanReport`], re-checks the fields that can be recomputed from the report itself
 //! ([`check`]; an edit found there is named by its field), then the digest. A file without a
 //! digest is refused, unless its schema_version is 3, the last one written before reports
@@ -11,7 +12,7 @@
 //! only its recomputable fields vouch for it.
 
 use crate::crt_plan::{modulus_info, product_bits, Plan, PlanKind, PlanReport, SCHEMA_VERSION};
-use crate::digest::{check_member, of_text, Verdict};
+use crate::digest::{check_member, Verdict};
 use fafft_config::input::{read_bytes, InputError, REPORT_JSON};
 use std::path::Path;
 use thiserror::Error;
@@ -65,15 +66,6 @@ pub struct ReadReport {
     pub value: serde_json::Value,
     /// A schema_version 3 file without a digest.
     pub legacy: bool,
-}
-
-/// The JSON text of a report as `search crt --json` writes it: pretty, a final newline, and
-/// `digest` over the rest.
-pub fn to_json(report: &PlanReport) -> serde_json::Result<String> {
-    let mut signed = report.clone();
-    signed.digest = Some(String::new());
-    signed.digest = Some(of_text(&signed)?);
-    Ok(serde_json::to_string_pretty(&signed)? + "\n")
 }
 
 /// A check of its own a reader adds to [`check`] (run before the digest, so that its finding
@@ -300,7 +292,7 @@ pub fn check_modulus(m: u32, plan: &Plan) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crt_plan::{plan, PlanConfig, PublishedRank, ScanCache};
+    use crate::crt_plan::{plan, to_json, PlanConfig, PublishedRank, ScanCache};
 
     /// An edit of a report and the field its refusal names.
     type Edit = (&'static str, fn(&mut PlanReport));

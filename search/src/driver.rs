@@ -236,60 +236,17 @@ pub fn resume_note(path: &Path, done: usize, total: usize) -> String {
 /// Run all chunks of this shard and return the merged result.
 pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> Result<ChunkResult> {
     let count = source.chunk_count();
-    let (si, ss) = config
-        .shard
-        .map_or((0usize, 1usize), |s| (s.index as usize, s.count as usize));
-    let mine: Vec<usize> = (0..count).filter(|i| i % ss == si).collect();
-
-    let loaded = match &opts.checkpoint {
-        Some(p) => {
-            // temporary files of runs that were killed while saving this checkpoint
-            crate::atomic::remove_stale_temps(p);
-            load_checkpoint(p, config, count)?
-        }
-        None => None,
-    };
-    let resumed = loaded.is_some();
-    let (mut done, mut acc) =
-        loaded.unwrap_or_else(|| (BTreeSet::new(), ChunkResult::new(config.top_limit)));
+    let mine = shard_chunks(count, config.shard);
+    let (mut done, mut acc) = resume(config, opts, count, &mine)?;
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
-    if let (true, Some(p)) = (resumed, &opts.checkpoint) {
-        if opts.progress {
-            fafft_config::output::note(format_args!(
-                "{}",
-                resume_note(p, mine.len() - todo.len(), mine.len())
-            ));
-        }
-    }
-
-    let threads = opts
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
-    let pool = if threads > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| SearchError::Internal(format!("thread pool: {e}")))?,
-        )
-    } else {
-        None
-    };
-
-    let bar = (opts.progress && std::io::stderr().is_terminal()).then(|| {
-        let b = indicatif::ProgressBar::new(mine.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} chunks  {per_sec}  elapsed {elapsed}  eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b.set_position((mine.len() - todo.len()) as u64);
-        b.reset_eta();
-        b
-    });
-
+    let pool = thread_pool(opts.threads)?;
+    let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
+    let bar = progress_bar(
+        opts.progress,
+        "{bar:40} {pos}/{len} chunks  {per_sec}  elapsed {elapsed}  eta {eta}",
+        mine.len(),
+        mine.len() - todo.len(),
+    );
     let batch = (8 * threads).max(8);
     let mut processed = 0usize;
     let mut pos = 0usize;
@@ -305,18 +262,7 @@ pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> R
             end = end.min(pos + (k - processed));
         }
         let ids = &todo[pos..end];
-        let results: Vec<ChunkResult> = match &pool {
-            Some(p) => p.install(|| {
-                ids.par_iter()
-                    .map(|&i| source.run_chunk(i))
-                    .collect::<Result<Vec<_>>>()
-            })?,
-            None => ids
-                .iter()
-                .map(|&i| source.run_chunk(i))
-                .collect::<Result<Vec<_>>>()?,
-        };
-        for r in results {
+        for r in run_batch(source, pool.as_ref(), ids)? {
             acc.merge(r);
         }
         done.extend(ids.iter().copied());
@@ -336,6 +282,106 @@ pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> R
         // also for a run that had nothing left to do, so the file always reflects the final state
         save_checkpoint(p, config, count, &done, &acc)?;
     }
+    check_orbit_count(source, config, &acc)?;
+    Ok(acc)
+}
+
+/// The chunks of a shard: those ≡ I (mod S) of `count` (all of them without a shard).
+fn shard_chunks(count: usize, shard: Option<Shard>) -> Vec<usize> {
+    let (si, ss) = shard.map_or((0usize, 1usize), |s| (s.index as usize, s.count as usize));
+    (0..count).filter(|i| i % ss == si).collect()
+}
+
+/// The chunks done and the result so far: from the checkpoint when there is one (its stale
+/// temporary files removed, the resume noted), else nothing done.
+fn resume(
+    config: &RunConfig,
+    opts: &RunOptions,
+    count: usize,
+    mine: &[usize],
+) -> Result<(BTreeSet<usize>, ChunkResult)> {
+    let loaded = match &opts.checkpoint {
+        Some(p) => {
+            // temporary files of runs that were killed while saving this checkpoint
+            crate::atomic::remove_stale_temps(p);
+            load_checkpoint(p, config, count)?
+        }
+        None => None,
+    };
+    let resumed = loaded.is_some();
+    let (done, acc) =
+        loaded.unwrap_or_else(|| (BTreeSet::new(), ChunkResult::new(config.top_limit)));
+    if let (true, Some(p)) = (resumed, &opts.checkpoint) {
+        if opts.progress {
+            let left = mine.iter().filter(|i| !done.contains(i)).count();
+            fafft_config::output::note(format_args!(
+                "{}",
+                resume_note(p, mine.len() - left, mine.len())
+            ));
+        }
+    }
+    Ok((done, acc))
+}
+
+/// A pool of `threads` worker threads (default: all cores); None for one thread (the chunks
+/// run on the current thread).
+pub fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>> {
+    let t = threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    if t == 1 {
+        return Ok(None);
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(t)
+        .build()
+        .map(Some)
+        .map_err(|e| SearchError::Internal(format!("thread pool: {e}")))
+}
+
+/// The progress bar of a run (`template` in indicatif's syntax) over `len` units of which
+/// `done` are done already: only with `show` and a terminal on standard error.
+pub fn progress_bar(
+    show: bool,
+    template: &str,
+    len: usize,
+    done: usize,
+) -> Option<indicatif::ProgressBar> {
+    (show && std::io::stderr().is_terminal()).then(|| {
+        let b = indicatif::ProgressBar::new(len as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_position(done as u64);
+        b.reset_eta();
+        b
+    })
+}
+
+/// The chunks `ids` run on the pool (or on this thread), results in the order of `ids`.
+fn run_batch(
+    source: &dyn ChunkSource,
+    pool: Option<&rayon::ThreadPool>,
+    ids: &[usize],
+) -> Result<Vec<ChunkResult>> {
+    match pool {
+        Some(p) => p.install(|| {
+            ids.par_iter()
+                .map(|&i| source.run_chunk(i))
+                .collect::<Result<Vec<_>>>()
+        }),
+        None => ids
+            .iter()
+            .map(|&i| source.run_chunk(i))
+            .collect::<Result<Vec<_>>>(),
+    }
+}
+
+/// An unsharded run scanned every orbit: as many as the formula of its source says.
+fn check_orbit_count(
+    source: &dyn ChunkSource,
+    config: &RunConfig,
+    acc: &ChunkResult,
+) -> Result<()> {
     if config.shard.is_none() {
         if let Some(want) = source.expected_orbits() {
             if acc.orbits != want {
@@ -346,5 +392,5 @@ pub fn run(source: &dyn ChunkSource, config: &RunConfig, opts: &RunOptions) -> R
             }
         }
     }
-    Ok(acc)
+    Ok(())
 }

@@ -1,5 +1,9 @@
 //! Tests of the firmware exporter (`search export`) against the published artifact tables
 //! (`docs/firmware-layout.md`) and by reloading the exported files into a working multiplier.
+//! The rules a configuration must meet and the output folder: `export_errors.rs`; the
+//! artifact's drop-in layout: `export_layout.rs`.
+
+mod common;
 
 use algebra::bitmatrix::BitMatrix;
 use algebra::cantor::CantorBasis;
@@ -7,156 +11,45 @@ use algebra::fafft::FafftPlan;
 use algebra::field::Tower;
 use algebra::gf2x::{Poly, SparsePoly};
 use algebra::modulus::extract_plan_modulus;
-use fafft_config::rules::RuleError;
+use common::export_files::{
+    check_program_against_matrix, export_dir, hqc1, parse_arrays, parse_define, read_text,
+    run_c_routine, ARTIFACT_BETA,
+};
 use fafft_config::spec::{Provenance, TOOL_VERSION};
-use fafft_config::ConfigError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use search::codegen::{self, Chain};
 use search::export::{
-    self, checksum_of, command_of, export as do_export, inv_swap32, render, sha256_words, swap32,
-    ExportArgs, ExportConfig, ExportError,
+    checksum_of, export as do_export, inv_swap32, render, sha256_words, swap32, Derived,
+    ExportConfig,
 };
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-const ARTIFACT_BETA: u32 = 0x0010_3674;
+/// The artifact's Encode columns r_j.
+const PUBLISHED_R: [u32; 32] = [
+    0x00000001, 0x00103674, 0x000842af, 0x2c2a8d4d, 0x0005c683, 0x5e3f5719, 0x4d4955a0, 0xbe378cbe,
+    0x00028aaa, 0x36b94fbb, 0x52e802b4, 0xaed15786, 0x72526086, 0xe31f123f, 0x133e2901, 0x50893933,
+    0x00011aa4, 0x8e858421, 0xc3bc9e2f, 0x92dbb73c, 0x9f14203a, 0xd4a2b618, 0x865a4cfd, 0xda4d4081,
+    0xa5505732, 0x4e561a19, 0x4a08e877, 0x1e964986, 0xf1d2b605, 0x63905160, 0x8347b66a, 0x198a3838,
+];
+/// The artifact's Decode columns.
+const PUBLISHED_D: [u32; 32] = [
+    0x00000001, 0x617f1272, 0xe5c9eaa0, 0x276c8878, 0xb2909d26, 0x3687f4eb, 0xf1612ca5, 0x2a8f1229,
+    0x1c9565ed, 0xc8d70a9b, 0x5f955eb4, 0x90ac52b4, 0xb5e67dc9, 0x9b69bdb6, 0x5591fb8f, 0x8151e75c,
+    0x145d2984, 0x8331c2bb, 0x1c2f6132, 0x22946779, 0x29723b9a, 0xacab61ba, 0x74e754f1, 0xab59cadb,
+    0x4df23242, 0x08498f88, 0xb0bbd548, 0xb0eec7d1, 0x6ab8e9f4, 0x6c621624, 0xb0f6614a, 0x4376527e,
+];
+/// The artifact's γ_0 … γ_10.
+const PUBLISHED_G: [u32; 11] = [
+    0x00103674, 0x002ae0a0, 0x00599a26, 0x008cb572, 0x011a2440, 0x028a6a54, 0x05c6b394, 0x08427fae,
+    0x1036f9c0, 0x2ae076ca, 0x599a429e,
+];
 
-fn tmp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("search-export-test-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn hqc1() -> ExportConfig {
-    ExportConfig {
-        m: 32,
-        l: 10,
-        beta: ARTIFACT_BETA,
-        c: 3072,
-        n: 17_669,
-        chain: Chain::Artifact,
-        split: None,
-        second: None,
-    }
-}
-
-/// Parse every `name[...] = { numbers };` array of a C header (2-D arrays flattened row-major).
-fn parse_arrays(text: &str) -> HashMap<String, Vec<u64>> {
-    let mut out = HashMap::new();
-    let mut rest = text;
-    while let Some(eq) = rest.find("] = {") {
-        let head = &rest[..eq];
-        let decl_start = head.rfind('\n').map_or(0, |i| i + 1);
-        let decl = &head[decl_start..];
-        let name = decl
-            .split('[')
-            .next()
-            .and_then(|s| s.split_whitespace().last())
-            .unwrap_or("")
-            .trim_start_matches('*')
-            .to_string();
-        let body_start = eq + "] = {".len();
-        let end = rest[body_start..]
-            .find("};")
-            .map(|i| body_start + i)
-            .unwrap_or(rest.len());
-        let body = &rest[body_start..end];
-        let nums: Vec<u64> = body
-            .split(|c: char| c == ',' || c == '{' || c == '}' || c.is_whitespace())
-            .filter(|t| !t.is_empty())
-            .filter_map(|t| {
-                if let Some(h) = t.strip_prefix("0x") {
-                    u64::from_str_radix(h.trim_end_matches('u'), 16).ok()
-                } else {
-                    t.parse().ok()
-                }
-            })
-            .collect();
-        out.insert(name, nums);
-        rest = &rest[end..];
-    }
-    out
-}
-
-fn parse_define(text: &str, name: &str) -> Option<u64> {
-    text.lines().find_map(|l| {
-        let mut it = l.split_whitespace();
-        if it.next()? == "#define" && it.next()? == name {
-            let v = it.next()?.trim_end_matches("ULL").trim_end_matches('u');
-            match v.strip_prefix("0x") {
-                Some(h) => u64::from_str_radix(h, 16).ok(),
-                None => v.parse().ok(),
-            }
-        } else {
-            None
-        }
-    })
-}
-
-/// Interpret a generated C routine of gen_xor_programs.h on 32 input words.
-fn run_c_routine(text: &str, name: &str, input: &[u64]) -> Vec<u64> {
-    let start = text
-        .find(&format!(" {name}("))
-        .unwrap_or_else(|| panic!("routine {name} missing"));
-    let body_start = start + text[start..].find('{').expect("body");
-    let body_end = body_start + text[body_start..].find("\n}").expect("end");
-    let mut vars: HashMap<String, u64> = HashMap::new();
-    let mut out: Vec<(usize, u64)> = Vec::new();
-    let eval = |expr: &str, vars: &HashMap<String, u64>| -> u64 {
-        expr.split('^')
-            .map(|t| t.trim())
-            .filter(|t| *t != "0")
-            .fold(0u64, |acc, t| {
-                if let Some(idx) = t.strip_suffix(']').and_then(|s| s.split('[').nth(1)) {
-                    acc ^ input[idx.parse::<usize>().expect("index")]
-                } else {
-                    acc ^ vars[t]
-                }
-            })
-    };
-    for line in text[body_start + 1..body_end].lines() {
-        let line = line.trim().trim_end_matches(';');
-        if line.is_empty() {
-            continue;
-        }
-        let (lhs, rhs) = line.split_once('=').expect("assignment");
-        let v = eval(rhs, &vars);
-        let lhs = lhs.trim();
-        if let Some(var) = lhs.strip_prefix("const uint32_t ") {
-            vars.insert(var.trim().to_string(), v);
-        } else {
-            let idx = lhs
-                .split('[')
-                .nth(1)
-                .and_then(|s| s.strip_suffix(']'))
-                .expect("output index");
-            out.push((idx.parse().expect("index"), v));
-        }
-    }
-    out.sort();
-    out.into_iter().map(|(_, v)| v).collect()
-}
-
-fn check_program_against_matrix(text: &str, name: &str, m: &BitMatrix, n_in: usize, seed: u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..4 {
-        let input: Vec<u64> = (0..32).map(|_| rng.gen::<u32>() as u64).collect();
-        let out = run_c_routine(text, name, &input);
-        assert_eq!(out.len(), 32, "{name}");
-        for lane in 0..32 {
-            let x = (0..n_in).fold(0u64, |acc, q| acc | (((input[q] >> lane) & 1) << q));
-            let y = m.apply(x);
-            for (i, o) in out.iter().enumerate() {
-                assert_eq!((o >> lane) & 1, (y >> i) & 1, "{name} lane {lane} out {i}");
-            }
-        }
-    }
-}
-
-fn read(dir: &Path, f: &str) -> String {
-    std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"))
+/// The 32 columns of a 32 × 32 matrix written row-major as 0/1 entries.
+fn cols_of(flat: &[u64]) -> Vec<u32> {
+    (0..32)
+        .map(|j| (0..32).fold(0u32, |acc, i| acc | ((flat[32 * i + j] as u32) << i)))
+        .collect()
 }
 
 #[test]
@@ -181,7 +74,7 @@ fn swap32_vectors() {
 
 #[test]
 fn hqc1_artifact_tables_and_reload() {
-    let dir = tmp_dir("hqc1");
+    let dir = export_dir("hqc1");
     let out = dir.join("hqc1");
     let e = do_export(&hqc1(), &out, false).expect("export").derived;
     assert_eq!(e.modulus.weight(), 165);
@@ -204,9 +97,22 @@ fn hqc1_artifact_tables_and_reload() {
         assert!(bytes.is_ascii(), "{name} is not ASCII");
     }
 
-    // params.json: checksum, fields
+    let pj = check_params_json(&out);
+    let m_parsed = check_minpoly_mods(&out, &e);
+    let il_poly = check_il(&out, &m_parsed);
+    let (enc, em, dm) = check_encode_decode(&out);
+    let (ph, gammas) = check_fafft_params(&out);
+    let all_g = check_gamma_matrices(&out);
+    check_s0(&out);
+    check_xor_programs(&out, &pj, &e, &all_g, &enc, (&em, &dm));
+    check_reload(&ph, &gammas, &m_parsed, &il_poly);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// params.json: checksum, fields.
+fn check_params_json(out: &Path) -> serde_json::Value {
     let pj: serde_json::Value =
-        serde_json::from_str(&read(&out, "params.json")).expect("params.json");
+        serde_json::from_str(&read_text(out, "params.json")).expect("params.json");
     assert_eq!(pj["checksum"].as_str().expect("checksum"), checksum_of(&pj));
     for k in [
         "m",
@@ -257,8 +163,13 @@ fn hqc1_artifact_tables_and_reload() {
         pj["checksum"].as_str().expect("checksum")
     );
 
-    // minpoly_mods_defs.h (docs/firmware-layout.md §4, docs/test-vectors.md §5)
-    let mh = read(&out, "minpoly_mods_defs.h");
+    pj
+}
+
+/// minpoly_mods_defs.h (docs/firmware-layout.md §4, docs/test-vectors.md §5); returns M as
+/// parsed from it.
+fn check_minpoly_mods(out: &Path, e: &Derived) -> Poly {
+    let mh = read_text(out, "minpoly_mods_defs.h");
     let a = parse_arrays(&mh);
     let m0 = &a["minpoly_mod_0"];
     assert_eq!(&m0[..8], &[1024, 832, 800, 784, 776, 768, 704, 656]);
@@ -287,8 +198,12 @@ fn hqc1_artifact_tables_and_reload() {
     let m_parsed = Poly::from_exponents(&exps);
     assert_eq!(m_parsed, e.modulus);
 
-    // IL_defs.h (docs/firmware-layout.md §5)
-    let ih = read(&out, "IL_defs.h");
+    m_parsed
+}
+
+/// IL_defs.h (docs/firmware-layout.md §5); returns IL as a polynomial.
+fn check_il(out: &Path, m_parsed: &Poly) -> Poly {
+    let ih = read_text(out, "IL_defs.h");
     let ia = parse_arrays(&ih);
     let il_plain: Vec<u32> = ia["IL_plain"].iter().map(|&x| x as u32).collect();
     let il_sw: Vec<u32> = ia["IL_swapped"].iter().map(|&x| x as u32).collect();
@@ -322,42 +237,32 @@ fn hqc1_artifact_tables_and_reload() {
             .collect(),
     );
     assert!(
-        il_poly.mul_mod_xn(&m_parsed, 3072).is_one(),
+        il_poly.mul_mod_xn(m_parsed, 3072).is_one(),
         "IL·M ≡ 1 mod x^c"
     );
 
-    // encode_matrix_defs.h (docs/firmware-layout.md §6)
-    let eh = read(&out, "encode_matrix_defs.h");
+    il_poly
+}
+
+/// encode_matrix_defs.h (docs/firmware-layout.md §6); returns the Encode columns and both
+/// matrices.
+fn check_encode_decode(out: &Path) -> (Vec<u32>, BitMatrix, BitMatrix) {
+    let eh = read_text(out, "encode_matrix_defs.h");
     let ea = parse_arrays(&eh);
-    let cols_of = |flat: &Vec<u64>| -> Vec<u32> {
-        (0..32)
-            .map(|j| (0..32).fold(0u32, |acc, i| acc | ((flat[32 * i + j] as u32) << i)))
-            .collect()
-    };
     let enc = cols_of(&ea["encode_matrix"]);
     let dec = cols_of(&ea["decode_matrix"]);
-    let published_r: [u32; 32] = [
-        0x00000001, 0x00103674, 0x000842af, 0x2c2a8d4d, 0x0005c683, 0x5e3f5719, 0x4d4955a0,
-        0xbe378cbe, 0x00028aaa, 0x36b94fbb, 0x52e802b4, 0xaed15786, 0x72526086, 0xe31f123f,
-        0x133e2901, 0x50893933, 0x00011aa4, 0x8e858421, 0xc3bc9e2f, 0x92dbb73c, 0x9f14203a,
-        0xd4a2b618, 0x865a4cfd, 0xda4d4081, 0xa5505732, 0x4e561a19, 0x4a08e877, 0x1e964986,
-        0xf1d2b605, 0x63905160, 0x8347b66a, 0x198a3838,
-    ];
-    let published_d: [u32; 32] = [
-        0x00000001, 0x617f1272, 0xe5c9eaa0, 0x276c8878, 0xb2909d26, 0x3687f4eb, 0xf1612ca5,
-        0x2a8f1229, 0x1c9565ed, 0xc8d70a9b, 0x5f955eb4, 0x90ac52b4, 0xb5e67dc9, 0x9b69bdb6,
-        0x5591fb8f, 0x8151e75c, 0x145d2984, 0x8331c2bb, 0x1c2f6132, 0x22946779, 0x29723b9a,
-        0xacab61ba, 0x74e754f1, 0xab59cadb, 0x4df23242, 0x08498f88, 0xb0bbd548, 0xb0eec7d1,
-        0x6ab8e9f4, 0x6c621624, 0xb0f6614a, 0x4376527e,
-    ];
-    assert_eq!(enc, published_r);
-    assert_eq!(dec, published_d);
+    assert_eq!(enc, PUBLISHED_R);
+    assert_eq!(dec, PUBLISHED_D);
     let em = BitMatrix::from_cols(enc.iter().map(|&c| c as u64).collect());
     let dm = BitMatrix::from_cols(dec.iter().map(|&c| c as u64).collect());
     assert!(dm.mul(&em).is_identity(), "Decode·Encode = I");
 
-    // fafft_params.h
-    let ph = read(&out, "fafft_params.h");
+    (enc, em, dm)
+}
+
+/// fafft_params.h; returns its text and its γ table.
+fn check_fafft_params(out: &Path) -> (String, Vec<u32>) {
+    let ph = read_text(out, "fafft_params.h");
     assert_eq!(parse_define(&ph, "FAFFT_M"), Some(32));
     assert_eq!(parse_define(&ph, "FAFFT_L"), Some(10));
     assert_eq!(parse_define(&ph, "FAFFT_N"), Some(32768));
@@ -367,22 +272,23 @@ fn hqc1_artifact_tables_and_reload() {
     assert_eq!(parse_define(&ph, "FAFFT_P"), Some(0x1_0758_5e13));
     let pa = parse_arrays(&ph);
     let gammas: Vec<u32> = pa["fafft_gamma"].iter().map(|&x| x as u32).collect();
-    let published_g: [u32; 11] = [
-        0x00103674, 0x002ae0a0, 0x00599a26, 0x008cb572, 0x011a2440, 0x028a6a54, 0x05c6b394,
-        0x08427fae, 0x1036f9c0, 0x2ae076ca, 0x599a429e,
-    ];
-    assert_eq!(gammas, published_g);
+    assert_eq!(gammas, PUBLISHED_G);
     assert_eq!(
         pa["fafft_r"].iter().map(|&x| x as u32).collect::<Vec<_>>(),
-        published_r
+        PUBLISHED_R
     );
 
-    // gft_mul_s_inv_i_beta_matrix_defs.h (docs/firmware-layout.md §7): j = 1 … 11, γ_11 = 0x8cb5cc64
-    let gh = read(&out, "gft_mul_s_inv_i_beta_matrix_defs.h");
+    (ph, gammas)
+}
+
+/// gft_mul_s_inv_i_beta_matrix_defs.h (docs/firmware-layout.md §7): j = 1 … 11, γ_11 =
+/// 0x8cb5cc64; returns γ_1 … γ_11.
+fn check_gamma_matrices(out: &Path) -> Vec<u32> {
+    let gh = read_text(out, "gft_mul_s_inv_i_beta_matrix_defs.h");
     assert_eq!(parse_define(&gh, "FAFFT_GFT_MATRICES"), Some(11));
     assert_eq!(parse_define(&gh, "FAFFT_HAVE_GAMMA_11"), Some(1));
     let ga = parse_arrays(&gh);
-    let mut all_g = published_g[1..].to_vec();
+    let mut all_g = PUBLISHED_G[1..].to_vec();
     all_g.push(0x8cb5cc64);
     for (j, &g) in (1..=11).zip(&all_g) {
         let cols = cols_of(&ga[&format!("gft_mul_s_inv_{j}_beta_matrix")]);
@@ -391,8 +297,12 @@ fn hqc1_artifact_tables_and_reload() {
         }
     }
 
-    // btfy_consts_gft.h (docs/firmware-layout.md §8)
-    let sh = read(&out, "btfy_consts_gft.h");
+    all_g
+}
+
+/// btfy_consts_gft.h (docs/firmware-layout.md §8).
+fn check_s0(out: &Path) {
+    let sh = read_text(out, "btfy_consts_gft.h");
     let s0: Vec<u32> = parse_arrays(&sh)["s0_gft"]
         .iter()
         .map(|&x| x as u32)
@@ -409,11 +319,20 @@ fn hqc1_artifact_tables_and_reload() {
         sha256_words(&s0),
         "57800d4a4cef6660b12fc0248c3038804555f423637efe8cecd759c864fde1ca"
     );
+}
 
-    // gen_xor_programs.h: interpret the emitted C and compare with the matrices
-    let xh = read(&out, "gen_xor_programs.h");
+/// gen_xor_programs.h: interpret the emitted C and compare with the matrices.
+fn check_xor_programs(
+    out: &Path,
+    pj: &serde_json::Value,
+    e: &Derived,
+    all_g: &[u32],
+    enc: &[u32],
+    (em, dm): (&BitMatrix, &BitMatrix),
+) {
+    let xh = read_text(out, "gen_xor_programs.h");
     assert_eq!(parse_define(&xh, "HAVE_GEN_XOR"), Some(1));
-    for (j, &g) in (1..=11).zip(&all_g) {
+    for (j, &g) in (1..=11).zip(all_g) {
         check_program_against_matrix(
             &xh,
             &format!("gft_mul_gamma_{j}"),
@@ -424,8 +343,8 @@ fn hqc1_artifact_tables_and_reload() {
         let count = pj["xor_counts"]["gamma"][j - 1].as_u64().expect("count");
         assert!(count > 0 && count < 32 * 31);
     }
-    check_program_against_matrix(&xh, "encode_xor", &em, 32, 100);
-    check_program_against_matrix(&xh, "decode_xor", &dm, 32, 101);
+    check_program_against_matrix(&xh, "encode_xor", em, 32, 100);
+    check_program_against_matrix(&xh, "decode_xor", dm, 32, 101);
     let trunc = BitMatrix::from_cols(enc.iter().take(16).map(|&c| c as u64).collect::<Vec<_>>());
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let input: Vec<u64> = (0..32).map(|_| rng.gen::<u32>() as u64).collect();
@@ -440,7 +359,7 @@ fn hqc1_artifact_tables_and_reload() {
         }
     }
     // The Rust programs themselves agree with BitMatrix::apply.
-    for (p, mtx) in e.tp.gamma_programs.iter().zip(&all_g) {
+    for (p, mtx) in e.tp.gamma_programs.iter().zip(all_g) {
         let m = codegen::mul_matrix(32, *mtx);
         let input: Vec<u64> = (0..32).map(|_| rng.gen()).collect();
         let o = p.eval(&input);
@@ -450,14 +369,16 @@ fn hqc1_artifact_tables_and_reload() {
             assert!((0..32).all(|i| (o[i] >> lane) & 1 == (y >> i) & 1));
         }
     }
+}
 
-    // Reload: rebuild a multiplier from the parsed numbers and compare with Poly::mul.
+/// Reload: rebuild a multiplier from the parsed numbers and compare with Poly::mul.
+fn check_reload(ph: &str, gammas: &[u32], m_parsed: &Poly, il_poly: &Poly) {
     let basis = CantorBasis::tower32();
-    let beta = parse_define(&ph, "FAFFT_BETA").expect("beta") as u32;
+    let beta = parse_define(ph, "FAFFT_BETA").expect("beta") as u32;
     let plan = FafftPlan::with_shift(&basis, 10, Tower::<32>(beta), Tower::<32>(gammas[10]))
         .expect("plan");
-    assert_eq!(extract_plan_modulus(&plan).expect("M"), m_parsed);
-    let sparse_m = SparsePoly::from_dense(&m_parsed);
+    assert_eq!(&extract_plan_modulus(&plan).expect("M"), m_parsed);
+    let sparse_m = SparsePoly::from_dense(m_parsed);
     let c = 3072usize;
     let n = 17_669usize;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
@@ -471,16 +392,15 @@ fn hqc1_artifact_tables_and_reload() {
     for (f, g) in cases {
         let c_m = plan.mul(&f, &g).expect("fafft");
         let c_r = f.mul_mod_xn(&g, c);
-        let u = c_r.add(&c_m.truncate(c)).mul_mod_xn(&il_poly, c);
+        let u = c_r.add(&c_m.truncate(c)).mul_mod_xn(il_poly, c);
         let h = c_m.add(&sparse_m.mul_dense(&u));
         assert_eq!(h, f.mul(&g), "reloaded tables rebuild the exact product");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn hqc3_and_hqc5_tables() {
-    let dir = tmp_dir("hqc35");
+    let dir = export_dir("hqc35");
     let cfg3 = ExportConfig {
         m: 32,
         l: 11,
@@ -517,7 +437,7 @@ fn hqc3_and_hqc5_tables() {
             0x9fd7b489
         ]
     );
-    let a = parse_arrays(&read(&dir.join("hqc3"), "minpoly_mods_defs.h"));
+    let a = parse_arrays(&read_text(&dir.join("hqc3"), "minpoly_mods_defs.h"));
     let lens: Vec<u64> = vec![
         68, 22, 16, 3, 15, 3, 3, 0, 24, 7, 6, 1, 5, 1, 1, 0, 15, 0, 1, 0, 3, 0, 0, 0, 4, 0, 0, 0,
         1, 0, 0, 0,
@@ -526,7 +446,7 @@ fn hqc3_and_hqc5_tables() {
     assert_eq!(a["minpoly_mod_0"][0], 2048);
     assert!(e3.gamma_extra.is_empty());
     assert_eq!(e3.tp.gammas[11], 0x8cb5cc64);
-    let ih = read(&dir.join("hqc3"), "IL_defs.h");
+    let ih = read_text(&dir.join("hqc3"), "IL_defs.h");
     assert!(ih.contains("IL_swapped_65536[256]"));
 
     // HQC-5: canonical β = v16, l = 12, no residue ring.
@@ -543,10 +463,10 @@ fn hqc3_and_hqc5_tables() {
     let out5 = dir.join("hqc5");
     let e5 = do_export(&cfg5, &out5, false).expect("export hqc5").derived;
     assert_eq!(e5.modulus.weight(), 821);
-    let ph = read(&out5, "fafft_params.h");
+    let ph = read_text(&out5, "fafft_params.h");
     assert_eq!(parse_define(&ph, "CRT_C"), Some(0));
     assert_eq!(parse_define(&ph, "FAFFT_N"), Some(131072));
-    let ih = read(&out5, "IL_defs.h");
+    let ih = read_text(&out5, "IL_defs.h");
     assert_eq!(parse_define(&ih, "FAFFT_HAVE_IL"), Some(0));
     assert!(!ih.contains("IL_plain["));
     // default chain: coords(γ_j) = coords(β) << j → γ_j = v_{16+j} for the canonical β
@@ -608,383 +528,4 @@ fn gamma_11_is_omitted_outside_v21() {
         Chain::Gamma(0x8cb5cc64)
     );
     assert!(Chain::parse("bogus").is_err());
-}
-
-#[test]
-fn errors_write_nothing() {
-    let dir = tmp_dir("errors");
-    let out = dir.join("x");
-    let no_files = |d: &Path| std::fs::read_dir(d).map(|r| r.count()).unwrap_or(0) == 0;
-    let try_cfg = |cfg: ExportConfig| do_export(&cfg, &out, false);
-
-    let rule = |r: &Result<export::Export, ExportError>| match r {
-        Err(ExportError::Config(ConfigError::Rule(e))) => Some(e.clone()),
-        _ => None,
-    };
-    // bad n
-    for n in [0u64, 1, 40_000, u64::MAX] {
-        let r = try_cfg(ExportConfig { n, ..hqc1() });
-        assert!(
-            matches!(rule(&r), Some(RuleError::BadN { .. })),
-            "n = {n}: {r:?}"
-        );
-    }
-    // c too small for N: the smallest admissible c is 2592
-    match rule(&try_cfg(ExportConfig { c: 2560, ..hqc1() })) {
-        Some(RuleError::CTooSmall { min_c, need, .. }) => {
-            assert_eq!(need, 35_337);
-            assert_eq!(min_c, 2592);
-        }
-        other => panic!("expected CTooSmall, got {other:?}"),
-    }
-    // c not a multiple of 32
-    assert!(matches!(
-        rule(&try_cfg(ExportConfig { c: 3000, ..hqc1() })),
-        Some(RuleError::CNotWordMultiple { .. })
-    ));
-    // huge c is refused, not wrapped (18446744073709551584 = 2^64 - 32)
-    for c in [18_446_744_073_709_551_584u64, u64::MAX] {
-        let r = try_cfg(ExportConfig { c, ..hqc1() });
-        assert!(rule(&r).is_some(), "c = {c}: {r:?}");
-    }
-    // inadmissible β (subfield, outside V_22) and l
-    for beta in [0x0000_1234u32, 0x92f9_c989] {
-        assert!(matches!(
-            try_cfg(ExportConfig { beta, ..hqc1() }),
-            Err(ExportError::Config(ConfigError::Algebra(_)))
-        ));
-    }
-    assert!(matches!(
-        rule(&try_cfg(ExportConfig { m: 16, ..hqc1() })),
-        Some(RuleError::UnsupportedM { .. })
-    ));
-    // a split (search export --split-k K --split-words W) the rule refuses, with c = 0
-    let split = |k: u64, residual_words: u64, c: u64| ExportConfig {
-        c,
-        split: Some(fafft_config::rules::Split { k, residual_words }),
-        ..hqc1()
-    };
-    for (k, w, c, want) in [
-        (16161, 48, 0, "not a multiple of 32"),
-        (16416, 48, 0, "2k = 32832 > N = 32768"),
-        (8832, 300, 0, "smallest valid k is 8864"),
-        (16160, 40, 0, "shorter than n - k"),
-        (16160, 48, 3072, "no residue ring"),
-    ] {
-        match rule(&try_cfg(split(k, w, c))) {
-            Some(RuleError::Split(e)) => assert!(e.to_string().contains(want), "k = {k}: {e}"),
-            other => panic!("k = {k}: expected a split error, got {other:?}"),
-        }
-    }
-    // a second modulus (search export --second-l L --second-beta B) the rule refuses: HQC-3
-    // with M1 of l = 11, c = 0 (docs/fafft.md §9.8)
-    let second = |l: u32, c: u64| ExportConfig {
-        l: 11,
-        beta: 0x0011_2c53,
-        n: 35_851,
-        c,
-        chain: Chain::Default,
-        second: Some(fafft_config::rules::Second {
-            l,
-            beta: 0x0093_b187,
-        }),
-        ..hqc1()
-    };
-    for (l, c, want) in [
-        (7, 0, "N1 + N2 = 65536 + 4096 = 69632 < 2n - 1 = 71701"),
-        (4, 0, "outside 5..=11"),
-        (12, 0, "outside 5..=11"),
-        (8, 6912, "no residue ring"),
-    ] {
-        match rule(&try_cfg(second(l, c))) {
-            Some(RuleError::Second(e)) => assert!(e.to_string().contains(want), "l = {l}: {e}"),
-            other => panic!("l = {l}: expected a second-modulus error, got {other:?}"),
-        }
-    }
-    // a wrong explicit chain
-    assert!(matches!(
-        try_cfg(ExportConfig {
-            chain: Chain::Gamma(0x1234_5678),
-            ..hqc1()
-        }),
-        Err(ExportError::Config(ConfigError::Chain(_)))
-    ));
-    assert!(no_files(&dir), "rejected configurations wrote nothing");
-
-    // unwritable DIR: the parent is a regular file
-    let file = dir.join("plainfile");
-    std::fs::write(&file, b"x").expect("write");
-    let r = do_export(&hqc1(), &file.join("sub"), false);
-    assert!(matches!(r, Err(ExportError::OutDir { .. })), "{r:?}");
-    // existing DIR: refused without --force, replaced with --force, no leftovers
-    std::fs::create_dir(&out).expect("mkdir");
-    std::fs::write(out.join("stale.txt"), b"old").expect("write");
-    assert!(matches!(
-        do_export(&hqc1(), &out, false),
-        Err(ExportError::Exists { .. })
-    ));
-    assert!(out.join("stale.txt").exists());
-    do_export(&hqc1(), &out, true).expect("forced export");
-    assert!(!out.join("stale.txt").exists());
-    assert!(out.join("params.json").exists());
-    let leftovers: Vec<_> = std::fs::read_dir(&dir)
-        .expect("dir")
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
-    // the command recorded in the headers is the canonical one
-    let ph = read(&out, "fafft_params.h");
-    assert!(ph.contains(&command_of(&hqc1(), &out)));
-    // a symbolic link as DIR is refused, not replaced
-    #[cfg(unix)]
-    {
-        let link = dir.join("link");
-        std::os::unix::fs::symlink(&out, &link).expect("symlink");
-        let r = do_export(&hqc1(), &link, true);
-        assert!(matches!(r, Err(ExportError::OutDir { .. })), "{r:?}");
-        assert!(std::fs::symlink_metadata(&link)
-            .expect("link")
-            .file_type()
-            .is_symlink());
-    }
-    // the smallest c of the one c rule exports and verifies
-    let out2 = dir.join("c2592");
-    do_export(&ExportConfig { c: 2592, ..hqc1() }, &out2, false).expect("c = 2592");
-    fafft_config::spec::load(&out2.join("params.json"))
-        .expect("load")
-        .verify()
-        .expect("c = 2592 verifies");
-    // a valid split exports (c = 0 at N = 2^15 < 2n - 1), records the split in params.json
-    // and the command, and verifies
-    let out3 = dir.join("split");
-    let cfg = ExportConfig {
-        c: 0,
-        split: Some(fafft_config::rules::Split {
-            k: 16160,
-            residual_words: 48,
-        }),
-        ..hqc1()
-    };
-    do_export(&cfg, &out3, false).expect("split export");
-    let v = fafft_config::spec::load(&out3.join("params.json"))
-        .expect("load")
-        .verify()
-        .expect("split verifies");
-    assert_eq!(v.params.split, cfg.split);
-    assert!(v
-        .params
-        .command
-        .contains("--split-k 16160 --split-words 48"));
-    assert!(read(&out3, "fafft_params.h").contains("#define SPLIT_K 16160"));
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(export::s0_gft().len(), 2048);
-}
-
-#[test]
-fn beta_parses_as_everywhere() {
-    let args = |beta: &str| ExportArgs {
-        m: 32,
-        l: Some(10),
-        beta: Some(beta.into()),
-        c: 3072,
-        n: Some(17_669),
-        plan: None,
-        rank: None,
-        out: "unused".into(),
-        chain: "default".into(),
-        force: false,
-        layout: "project".into(),
-        split_k: None,
-        split_words: None,
-        second_l: None,
-        second_beta: None,
-        seeds: 1,
-        moves: fafft_config::routines::emit_options().budget.polish as u64,
-    };
-    for bad in ["+28b51f", "-1", "0x", "0x123456789", "28_b51f"] {
-        assert!(
-            matches!(
-                args(bad).config(),
-                Err(ExportError::Config(ConfigError::Beta(_)))
-            ),
-            "{bad}"
-        );
-    }
-    assert_eq!(args("0x0028b51f").config().expect("ok").beta, 0x0028_b51f);
-    assert_eq!(args("28B51F").config().expect("ok").beta, 0x0028_b51f);
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    for e in std::fs::read_dir(dir).expect("read dir") {
-        let p = e.expect("entry").path();
-        if p.is_dir() {
-            walk(root, &p, out);
-        } else {
-            let rel = p.strip_prefix(root).expect("prefix");
-            out.push(rel.to_string_lossy().replace('\\', "/"));
-        }
-    }
-}
-
-fn have_arm_gcc() -> bool {
-    std::process::Command::new("arm-none-eabi-gcc")
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
-/// `--layout artifact`: exactly the drop-in files, ASCII, every one in `files`, verify passes,
-/// the headers and routines compile for the Cortex-M4, and each routine computes its matrix in
-/// the Thumb-2 simulator (the lightest HQC-1 β is not in V_21: γ_11 is the placeholder).
-#[test]
-fn artifact_layout_is_the_drop_in_set() {
-    use fafft_config::export::{artifact_routine_names, Layout};
-    use fafft_config::routines::{sim, Matrix};
-    let dir = tmp_dir("artifact");
-    let out = dir.join("hqc1-lightest-artifact");
-    let cfg = ExportConfig {
-        beta: 0x0028_b51f,
-        chain: Chain::Default,
-        split: None,
-        second: None,
-        ..hqc1()
-    };
-    let e = export::export_layout(&cfg, &out, false, Layout::Artifact, false).expect("export");
-    let mut got = Vec::new();
-    walk(&out, &out, &mut got);
-    got.sort();
-    let mut want: Vec<String> = vec![
-        "README.md".into(),
-        "gen/IL_defs.h".into(),
-        "gen/encode_matrix_defs.h".into(),
-        "gen/gft_mul_s_inv_i_beta_matrix_defs.h".into(),
-        "gen/minpoly_mods_defs.h".into(),
-        "params.json".into(),
-    ];
-    let names = artifact_routine_names();
-    assert_eq!(names.len(), 13);
-    want.extend(names.iter().map(|n| format!("m4f/{n}.S")));
-    want.sort();
-    assert_eq!(got, want);
-    for f in [
-        "btfy_consts_gft.h",
-        "fafft_params.h",
-        "gen/btfy_consts_gft.h",
-    ] {
-        assert!(
-            !got.iter().any(|g| g == f),
-            "{f} would clash with the firmware"
-        );
-    }
-    // every file but params.json in `files`, ASCII
-    let params = &e.rendered.params;
-    let listed: Vec<String> = params.files.keys().cloned().collect();
-    let mut others: Vec<String> = got
-        .iter()
-        .filter(|f| *f != "params.json")
-        .cloned()
-        .collect();
-    others.sort();
-    assert_eq!(listed, others);
-    for f in &got {
-        let bytes = std::fs::read(out.join(f)).expect("read");
-        assert!(bytes.is_ascii(), "{f} is not ASCII");
-    }
-    let il = read(&out, "gen/IL_defs.h");
-    assert!(!il.contains("#include \"fafft_params.h\""));
-    // reload and verify (detects the layout from `files`)
-    let loaded = fafft_config::spec::load(&out.join("params.json")).expect("load");
-    loaded.verify().expect("verify");
-    // a changed routine is caught
-    let r1 = out.join("m4f/gft_mul_s_inv_1_beta.S");
-    let orig = std::fs::read_to_string(&r1).expect("read");
-    std::fs::write(&r1, orig.replace("eor", "orr")).expect("write");
-    assert!(fafft_config::spec::load(&out.join("params.json"))
-        .expect("load")
-        .verify()
-        .is_err());
-    std::fs::write(&r1, &orig).expect("write");
-    // each routine on its matrix in the simulator
-    let d = &e.derived;
-    assert!(d.routines.iter().all(|r| r.matrix != Matrix::Gamma(11)));
-    let p11 = read(&out, "m4f/gft_mul_s_inv_11_beta.S");
-    assert!(p11.contains("PLACEHOLDER") && p11.contains("udf #11"));
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    for j in 1..=10u32 {
-        let text = read(&out, &format!("m4f/gft_mul_s_inv_{j}_beta.S"));
-        let m = codegen::mul_matrix(32, d.tp.gammas[j as usize]);
-        check_routine(&text, &format!("gft_mul_s_inv_{j}_beta"), &m, &mut rng);
-    }
-    check_routine(
-        &read(&out, "m4f/encode_to_gft_full_length.S"),
-        "encode_to_gft_full_length",
-        &d.tp.encode_matrix(),
-        &mut rng,
-    );
-    check_routine(
-        &read(&out, "m4f/decode_from_gft_full_length.S"),
-        "decode_from_gft_full_length",
-        &d.tp.decode_matrix(),
-        &mut rng,
-    );
-    fn check_routine(text: &str, name: &str, m: &BitMatrix, rng: &mut ChaCha8Rng) {
-        for _ in 0..4 {
-            let input: Vec<u32> = (0..32).map(|_| rng.gen()).collect();
-            let outw = sim::run(text, name, &input, 32).expect("simulate");
-            for lane in 0..32 {
-                let x = (0..32).fold(0u64, |acc, q| {
-                    acc | (u64::from((input[q] >> lane) & 1) << q)
-                });
-                let y = m.apply(x);
-                for (i, o) in outw.iter().enumerate() {
-                    assert_eq!(
-                        u64::from((o >> lane) & 1),
-                        (y >> i) & 1,
-                        "{name} output {i}"
-                    );
-                }
-            }
-        }
-    }
-    // compile for the Cortex-M4: every .S, every header on its own
-    if !have_arm_gcc() {
-        eprintln!("arm-none-eabi-gcc not found: compile checks skipped");
-        return;
-    }
-    let arch = [
-        "-mcpu=cortex-m4",
-        "-mthumb",
-        "-mfloat-abi=hard",
-        "-mfpu=fpv4-sp-d16",
-    ];
-    for f in got.iter().filter(|f| f.ends_with(".S")) {
-        let o = dir.join("x.o");
-        let st = std::process::Command::new("arm-none-eabi-gcc")
-            .args(arch)
-            .arg("-c")
-            .arg(out.join(f))
-            .arg("-o")
-            .arg(&o)
-            .status()
-            .expect("gcc");
-        assert!(st.success(), "{f} does not assemble");
-    }
-    for f in got.iter().filter(|f| f.ends_with(".h")) {
-        let c = dir.join("inc.c");
-        std::fs::write(&c, format!("#include \"{f}\"\nint x;\n")).expect("write");
-        let st = std::process::Command::new("arm-none-eabi-gcc")
-            .args(arch)
-            .args(["-std=gnu11", "-Wall", "-c", "-I"])
-            .arg(&out)
-            .arg(&c)
-            .arg("-o")
-            .arg(dir.join("inc.o"))
-            .status()
-            .expect("gcc");
-        assert!(st.success(), "{f} does not compile on its own");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -42,7 +42,14 @@ fn threads_shards_and_resume_give_the_same_bytes() {
     joint(&["--threads", "2", "--out", p(&two)]).ok();
     assert_eq!(read(&one), read(&two), "1 vs 2 threads");
 
-    let j: serde_json::Value = serde_json::from_slice(&read(&one)).expect("json");
+    check_report(&one);
+    check_shards(&d, &one);
+    check_resume(&d, &one);
+}
+
+/// The report of the small space: its sizes, the model's error, the screen's order.
+fn check_report(one: &std::path::Path) {
+    let j: serde_json::Value = serde_json::from_slice(&read(one)).expect("json");
     assert_eq!(j["objective"], "product");
     assert_eq!(j["space"]["configurations"].as_u64(), Some(48));
     assert_eq!(j["space"]["screened"].as_u64(), Some(48));
@@ -68,8 +75,11 @@ fn threads_shards_and_resume_give_the_same_bytes() {
     assert!(proxies.windows(2).all(|w| w[0] <= w[1]), "{proxies:?}");
     assert_eq!(j["best_per_orbit"].as_array().map(Vec::len), Some(3));
     assert!(j["winner"].is_null());
+}
 
-    // 3 shards, merged in scrambled order
+/// 3 shards, merged in scrambled order, give the bytes of one run; a missing, repeated or
+/// tampered part is refused.
+fn check_shards(d: &std::path::Path, one: &std::path::Path) {
     let parts: Vec<_> = (0..3).map(|i| d.join(format!("part{i}.json"))).collect();
     for (i, f) in parts.iter().enumerate() {
         joint(&["--shard", &format!("{i}/3"), "--out", p(f)]).ok();
@@ -90,7 +100,7 @@ fn threads_shards_and_resume_give_the_same_bytes() {
         p(&merged),
     ])
     .ok();
-    assert_eq!(read(&merged), read(&one), "merged shards vs one run");
+    assert_eq!(read(&merged), read(one), "merged shards vs one run");
     let r = search(&[
         "merge",
         p(&parts[0]),
@@ -123,7 +133,11 @@ fn threads_shards_and_resume_give_the_same_bytes() {
         p(&d.join("x.json")),
     ]);
     assert_error(&r, &["proxy"]);
+}
 
+/// Interrupted after 2 of the 6 (orbit, conjugate) units, then resumed: the bytes of one run;
+/// the checkpoint refuses another configuration.
+fn check_resume(d: &std::path::Path, one: &std::path::Path) {
     // interrupted after 2 of the 6 (orbit, conjugate) units, then resumed
     let ck = d.join("ckpt.json");
     let res = d.join("resumed.json");
@@ -142,7 +156,7 @@ fn threads_shards_and_resume_give_the_same_bytes() {
     let c: serde_json::Value = serde_json::from_slice(&read(&ck)).expect("checkpoint");
     assert_eq!(c["done"].as_array().map(Vec::len), Some(2));
     joint(&["--threads", "2", "--checkpoint", p(&ck), "--out", p(&res)]).ok();
-    assert_eq!(read(&res), read(&one), "resumed vs uninterrupted");
+    assert_eq!(read(&res), read(one), "resumed vs uninterrupted");
     // the checkpoint refuses another configuration
     let r = search(&[
         "moduli",

@@ -10,7 +10,9 @@ use algebra::gf2x::Poly;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use search::cost::{self, calibrated_cost, coef};
-use search::crt_plan::{modulus_info, plan, split_k_range, PlanConfig, PlanKind, ScanCache};
+use search::crt_plan::{
+    modulus_info, plan, split_k_range, Plan, PlanConfig, PlanKind, PlanReport, ScanCache,
+};
 
 const N1: usize = 17_669;
 const ARTIFACT_BETA: u32 = 0x0010_3674;
@@ -277,38 +279,45 @@ fn hqc1_split_plan_cost_decomposition() {
         for k in (s.k..=*range.end()).step_by(32) {
             assert!(total_at(k) >= p.cost.total_cycles - 1e-6, "k = {k}");
         }
-        // JSON: the kind is `karatsuba2`, the split is recorded.
-        let v = serde_json::to_value(p).expect("json");
-        assert_eq!(v["kind"], "karatsuba2");
-        assert_eq!(v["split"]["k"], s.k);
-        // The board builds it (the firmware's split driver, exported with c = 0 and the split)
-        assert_eq!(search::measure::not_buildable(p, 32), None);
-        assert_eq!(search::measure::export_c(p), 0);
-        assert_eq!(
-            search::measure::export_split(p),
-            Some(fafft_config::rules::Split {
-                k: 16160,
-                residual_words: 48
-            })
-        );
-        // ... but not with a split the rule refuses (named in the reason)
-        let mut bad = p.clone();
-        if let Some(s) = bad.split.as_mut() {
-            s.k = 16161;
-            s.residual_bits = n - 16161;
-        }
-        let why = search::measure::not_buildable(&bad, 32).expect("invalid split");
-        assert!(why.contains("not a multiple of 32"), "{why}");
-        let mut bad = p.clone();
-        if let Some(s) = bad.split.as_mut() {
-            s.residual_words = 40;
-        }
-        let why = search::measure::not_buildable(&bad, 32).expect("short residual");
-        assert!(why.contains("shorter than n - k"), "{why}");
-        // The text output says where it ranks.
-        let text = search::crt_plan::render_text(&r);
-        assert!(text.contains(&format!("at rank {} of {}", p.rank, r.plans.len())));
+        check_split_json_and_board(&r, p, n);
     }
+}
+
+/// The split plan as JSON, as the board builds it (and refuses an edited split), and where the
+/// text output says it ranks.
+fn check_split_json_and_board(r: &PlanReport, p: &Plan, n: u64) {
+    let s = p.split.as_ref().expect("split info");
+    // JSON: the kind is `karatsuba2`, the split is recorded.
+    let v = serde_json::to_value(p).expect("json");
+    assert_eq!(v["kind"], "karatsuba2");
+    assert_eq!(v["split"]["k"], s.k);
+    // The board builds it (the firmware's split driver, exported with c = 0 and the split)
+    assert_eq!(search::measure::not_buildable(p, 32), None);
+    assert_eq!(search::measure::export_c(p), 0);
+    assert_eq!(
+        search::measure::export_split(p),
+        Some(fafft_config::rules::Split {
+            k: 16160,
+            residual_words: 48
+        })
+    );
+    // ... but not with a split the rule refuses (named in the reason)
+    let mut bad = p.clone();
+    if let Some(s) = bad.split.as_mut() {
+        s.k = 16161;
+        s.residual_bits = n - 16161;
+    }
+    let why = search::measure::not_buildable(&bad, 32).expect("invalid split");
+    assert!(why.contains("not a multiple of 32"), "{why}");
+    let mut bad = p.clone();
+    if let Some(s) = bad.split.as_mut() {
+        s.residual_words = 40;
+    }
+    let why = search::measure::not_buildable(&bad, 32).expect("short residual");
+    assert!(why.contains("shorter than n - k"), "{why}");
+    // The text output says where it ranks.
+    let text = search::crt_plan::render_text(r);
+    assert!(text.contains(&format!("at rank {} of {}", p.rank, r.plans.len())));
 }
 
 #[test]

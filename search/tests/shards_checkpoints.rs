@@ -47,9 +47,22 @@ fn three_shards_merge_to_the_unsharded_bytes() {
     let j: serde_json::Value = serde_json::from_slice(&read(&merged)).expect("json");
     assert!(j.get("shard").is_none());
 
-    // missing and duplicate shards, shards of another configuration, non-shard inputs
     let out = d.join("bad.json");
-    let r = search(&["merge", p(&parts[0]), p(&parts[1]), "--out", p(&out)]);
+    refuses_parts_that_are_no_split(&d, &parts, &whole, &out);
+    refuses_edited_parts(&d, &parts, &out);
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Missing and duplicate shards, shards of another configuration, non-shard inputs are
+/// refused.
+fn refuses_parts_that_are_no_split(
+    d: &std::path::Path,
+    parts: &[std::path::PathBuf],
+    whole: &std::path::Path,
+    out: &std::path::Path,
+) {
+    let r = search(&["merge", p(&parts[0]), p(&parts[1]), "--out", p(out)]);
     assert_error(&r, &["missing shard", "2/3"]);
     let r = search(&[
         "merge",
@@ -58,7 +71,7 @@ fn three_shards_merge_to_the_unsharded_bytes() {
         p(&parts[1]),
         p(&parts[2]),
         "--out",
-        p(&out),
+        p(out),
     ]);
     assert_error(&r, &["given twice"]);
     let other = d.join("other.json");
@@ -84,10 +97,10 @@ fn three_shards_merge_to_the_unsharded_bytes() {
         p(&parts[1]),
         p(&other),
         "--out",
-        p(&out),
+        p(out),
     ]);
     assert_error(&r, &["different configurations", "top_limit"]);
-    let r = search(&["merge", p(&whole), "--out", p(&out)]);
+    let r = search(&["merge", p(whole), "--out", p(out)]);
     assert_error(&r, &["not a shard output"]);
     let two = d.join("two.json");
     moduli(&["--shard", "1/2", "--out", p(&two)]).ok();
@@ -97,14 +110,17 @@ fn three_shards_merge_to_the_unsharded_bytes() {
         p(&two),
         p(&parts[2]),
         "--out",
-        p(&out),
+        p(out),
     ]);
     assert_error(&r, &["split into 3"]);
     let garbage = d.join("garbage.json");
     std::fs::write(&garbage, b"{not json").expect("write");
-    let r = search(&["merge", p(&garbage), "--out", p(&out)]);
+    let r = search(&["merge", p(&garbage), "--out", p(out)]);
     assert_error(&r, &["cannot parse", "garbage.json"]);
-    // consistent shards of a configuration this tool does not accept (edited files)
+}
+
+/// Consistent shards of a configuration this tool does not accept (edited files) are refused.
+fn refuses_edited_parts(d: &std::path::Path, parts: &[std::path::PathBuf], out: &std::path::Path) {
     let edited: Vec<_> = parts
         .iter()
         .enumerate()
@@ -121,11 +137,9 @@ fn three_shards_merge_to_the_unsharded_bytes() {
         p(&edited[1]),
         p(&edited[2]),
         "--out",
-        p(&out),
+        p(out),
     ]);
     assert_error(&r, &["cannot merge", "m = 12"]);
-    assert!(!out.exists());
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]

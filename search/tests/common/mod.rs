@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod export_files;
+pub mod plans;
+
 /// Result of one run of the binary.
 pub struct Run {
     pub code: Option<i32>,
@@ -74,4 +77,21 @@ pub fn assert_error(r: &Run, needles: &[&str]) {
     for n in needles {
         assert!(r.stderr.contains(n), "stderr lacks {n:?}: {}", r.stderr);
     }
+}
+
+/// A small weight scan: `search moduli --m 16 --l 3 --top 4 EXTRA...`.
+pub fn small_moduli(extra: &[&str]) -> Run {
+    let mut a = vec!["moduli", "--m", "16", "--l", "3", "--top", "4"];
+    a.extend_from_slice(extra);
+    search(&a)
+}
+
+/// The temporary files (`.tmp-`) left in `d`.
+pub fn leftovers(d: &Path) -> Vec<String> {
+    std::fs::read_dir(d)
+        .expect("read dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect()
 }

@@ -1,0 +1,292 @@
+//! The planner's orbit scan: every Frobenius orbit of `V_{m−l} \ V_{m/2}` in Cantor
+//! coordinates, its modulus `M = P_β(s_l(x))` with wt(M) and the residue counts mod 32, and the
+//! lightest moduli by `(wt(M), occupied residues mod 32, P)`, cached per (m, l) in memory.
+//!
+//! It is a scan of its own, not the weight scan of [`crate::scan`] / [`crate::driver`]: it maps
+//! every orbit through a caller's function (the plot's cost-versus-weight points) and keeps the
+//! full residue counts of each modulus for the pricing, which the weight scan's candidates do
+//! not carry.
+
+use super::CrtError;
+use crate::codegen;
+use algebra::cantor::{is_orbit_min, CantorBasis};
+use algebra::field::{BinaryField, Tower};
+use algebra::gf2x::Poly;
+use algebra::minpoly::minimal_polynomial_linear;
+use algebra::modulus::ModulusTable;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+/// One admissible modulus `M = P_β(s_l(x))` with its β-dependent data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ModulusInfo {
+    /// Field degree.
+    pub m: u32,
+    /// l.
+    pub l: u32,
+    /// β (tower hex; the orbit minimum in Cantor coordinates for scanned moduli).
+    pub beta: u32,
+    /// Cantor coordinates of β.
+    pub coords: u64,
+    /// P as an integer (bit i = y^i).
+    pub p: u64,
+    /// wt(M).
+    pub weight: u32,
+    /// Residue counts `|{e ∈ supp M : e mod 32 = r}|`.
+    pub cnt: Vec<usize>,
+    /// Number of occupied residues.
+    pub occupied: u32,
+}
+
+impl ModulusInfo {
+    /// Residue counts as an array.
+    pub fn cnt_array(&self) -> [usize; 32] {
+        let mut a = [0usize; 32];
+        for (i, &c) in self.cnt.iter().enumerate().take(32) {
+            a[i] = c;
+        }
+        a
+    }
+    /// Sort key `(wt(M), occupied residues, P)`.
+    pub fn key(&self) -> (u32, u32, u64) {
+        (self.weight, self.occupied, self.p)
+    }
+    /// `M` as a dense polynomial.
+    pub fn modulus(&self) -> Poly {
+        let p = Poly::from_words(vec![self.p]);
+        algebra::modulus::modulus_from_minpoly(&p, self.l)
+    }
+}
+
+/// Per-orbit statistics kept by a scan (for the cost-versus-weight plot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrbitStat {
+    /// wt(M).
+    pub weight: u32,
+    /// Exponents with residue 0 mod 32.
+    pub cnt0: u32,
+    /// Occupied residues r ≠ 0.
+    pub occupied_nonzero: u32,
+}
+
+/// The result of a full scan of one (m, l).
+#[derive(Clone, Debug)]
+pub struct ScanResult {
+    /// Field degree.
+    pub m: u32,
+    /// l.
+    pub l: u32,
+    /// Number of admissible orbits (must equal `(2^{m−l} − 2^{m/2})/m`).
+    pub orbits: u64,
+    /// The lightest moduli, sorted by `(weight, occupied, P)`.
+    pub top: Vec<ModulusInfo>,
+    /// One entry per orbit, in scan order.
+    pub stats: Vec<OrbitStat>,
+}
+
+/// How many of the lightest moduli a scan keeps.
+pub const SCAN_TOP: usize = 16;
+
+fn tower_basis<F: BinaryField>(m: u32) -> Result<CantorBasis<F>, CrtError> {
+    let top = CantorBasis::tower32().v(m as usize - 1).0;
+    Ok(CantorBasis::from_top(F::from_bits(top.into()))?)
+}
+
+fn info_from_minpoly(m: u32, l: u32, beta: u32, coords: u64, p: &Poly, mw: &[u64]) -> ModulusInfo {
+    let mut cnt = vec![0usize; 32];
+    let mut weight = 0u32;
+    for (i, &w) in mw.iter().enumerate() {
+        let mut w = w;
+        weight += w.count_ones();
+        while w != 0 {
+            let e = 64 * i + w.trailing_zeros() as usize;
+            cnt[e % 32] += 1;
+            w &= w - 1;
+        }
+    }
+    let occupied = cnt.iter().filter(|&&c| c > 0).count() as u32;
+    ModulusInfo {
+        m,
+        l,
+        beta,
+        coords,
+        p: p.words().first().copied().unwrap_or(0),
+        weight,
+        cnt,
+        occupied,
+    }
+}
+
+/// The one orbit scan: every admissible orbit of `V_{m−l} \ V_{m/2}` in scan order, mapped by
+/// `per_orbit(info, words of M)`, and the `SCAN_TOP` lightest moduli.
+fn scan_generic<F, T, G>(
+    m: u32,
+    l: u32,
+    per_orbit: &G,
+) -> Result<(Vec<T>, Vec<ModulusInfo>), CrtError>
+where
+    F: BinaryField,
+    T: Send,
+    G: Fn(&ModulusInfo, &[u64]) -> T + Sync,
+{
+    let basis = tower_basis::<F>(m)?;
+    let table = ModulusTable::new(m, l);
+    let lo = 1u64 << (m / 2);
+    let hi = 1u64 << (m - l);
+    let chunks = 256u64.min(hi - lo).max(1);
+    let step = (hi - lo).div_ceil(chunks);
+    type Part<T> = (Vec<T>, Vec<ModulusInfo>);
+    let parts: Vec<Result<Part<T>, CrtError>> = (0..chunks)
+        .into_par_iter()
+        .map(|ci| {
+            let start = lo + ci * step;
+            let end = (start + step).min(hi);
+            let mut mapped = Vec::new();
+            let mut top: Vec<ModulusInfo> = Vec::new();
+            let mut buf = vec![0u64; table.words()];
+            for c in start..end {
+                if !is_orbit_min(c, m) {
+                    continue;
+                }
+                let beta = basis.element(c);
+                let p = minimal_polynomial_linear(beta)?;
+                table.modulus_words(&p.exponents(), &mut buf);
+                let info = info_from_minpoly(m, l, beta.to_bits() as u32, c, &p, &buf);
+                mapped.push(per_orbit(&info, &buf));
+                let worst = top.last().map(|t| t.key());
+                if top.len() < SCAN_TOP || worst.is_some_and(|w| info.key() < w) {
+                    top.push(info);
+                    top.sort_by_key(|t| t.key());
+                    top.truncate(SCAN_TOP);
+                }
+            }
+            Ok((mapped, top))
+        })
+        .collect();
+    let mut mapped = Vec::new();
+    let mut top = Vec::new();
+    for part in parts {
+        let (s, t) = part?;
+        mapped.extend(s);
+        top.extend(t);
+    }
+    top.sort_by_key(|t| t.key());
+    top.truncate(SCAN_TOP);
+    Ok((mapped, top))
+}
+
+/// [`scan`] with a value of the caller's per orbit (computed from the orbit's modulus data and
+/// the words of M, bit e = x^e), in scan order, and the lightest moduli.
+pub fn scan_map<T, G>(m: u32, l: u32, per_orbit: G) -> Result<(Vec<T>, Vec<ModulusInfo>), CrtError>
+where
+    T: Send,
+    G: Fn(&ModulusInfo, &[u64]) -> T + Sync,
+{
+    check_ml(m, l)?;
+    match m {
+        8 => scan_generic::<Tower<8>, T, G>(m, l, &per_orbit),
+        16 => scan_generic::<Tower<16>, T, G>(m, l, &per_orbit),
+        _ => scan_generic::<Tower<32>, T, G>(m, l, &per_orbit),
+    }
+}
+
+/// Scan every admissible Frobenius orbit of `V_{m−l} \ V_{m/2}` (m ∈ {8, 16, 32}).
+pub fn scan(m: u32, l: u32) -> Result<ScanResult, CrtError> {
+    let (stats, top) = scan_map(m, l, |info, _| OrbitStat {
+        weight: info.weight,
+        cnt0: info.cnt[0] as u32,
+        occupied_nonzero: info.cnt[1..].iter().filter(|&&k| k > 0).count() as u32,
+    })?;
+    Ok(ScanResult {
+        m,
+        l,
+        orbits: stats.len() as u64,
+        top,
+        stats,
+    })
+}
+
+/// The (m, l) the planner scans: a tower field m ∈ {8, 16, 32} and an (m, l) every search
+/// accepts ([`crate::bounds::check_ml`]: l < m/2).
+fn check_ml(m: u32, l: u32) -> Result<(), CrtError> {
+    if !matches!(m, 8 | 16 | 32) {
+        return Err(CrtError::UnsupportedM { m });
+    }
+    crate::bounds::check_ml(m, l)?;
+    Ok(())
+}
+
+/// The modulus data of an explicit β (validated: `β ∈ V_{m−l} \ V_{m/2}`).
+pub fn modulus_info(m: u32, l: u32, beta: u32) -> Result<ModulusInfo, CrtError> {
+    check_ml(m, l)?;
+    let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
+    let inad = |reason: String| CrtError::Inadmissible {
+        beta: beta.into(),
+        m,
+        l,
+        reason,
+    };
+    if beta & !mask != 0 {
+        return Err(inad(format!("not an element of F_2^{m}")));
+    }
+    let c = codegen::coords(beta);
+    if c >> (m - l) != 0 {
+        return Err(inad(format!(
+            "Cantor coordinates {c:#x} lie outside V_{} (no preimage under s_{l})",
+            m - l
+        )));
+    }
+    if c >> (m / 2) == 0 {
+        return Err(inad(format!(
+            "Cantor coordinates {c:#x} lie in the subfield V_{} (degree < m)",
+            m / 2
+        )));
+    }
+    let p = minimal_polynomial_linear(Tower::<32>(beta))?;
+    let table = ModulusTable::new(m, l);
+    let mut buf = vec![0u64; table.words()];
+    table.modulus_words(&p.exponents(), &mut buf);
+    Ok(info_from_minpoly(m, l, beta, c, &p, &buf))
+}
+
+/// An in-memory cache of scans per (m, l).
+#[derive(Default)]
+pub struct ScanCache {
+    map: Mutex<HashMap<(u32, u32), Arc<ScanResult>>>,
+}
+
+impl ScanCache {
+    /// Empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The scan of (m, l), computed on first use.
+    pub fn get(&self, m: u32, l: u32) -> Result<Arc<ScanResult>, CrtError> {
+        if let Ok(map) = self.map.lock() {
+            if let Some(r) = map.get(&(m, l)) {
+                return Ok(r.clone());
+            }
+        }
+        let r = Arc::new(scan(m, l)?);
+        if let Ok(mut map) = self.map.lock() {
+            map.insert((m, l), r.clone());
+        }
+        Ok(r)
+    }
+}
+
+/// The candidate moduli of (m, l), lightest first, and where they came from.
+pub fn candidates(
+    m: u32,
+    l: u32,
+    given: &BTreeMap<u32, (Vec<ModulusInfo>, String)>,
+    cache: &ScanCache,
+) -> Result<(Vec<ModulusInfo>, String, u64), CrtError> {
+    if let Some((v, src)) = given.get(&l) {
+        return Ok((v.clone(), src.clone(), 0));
+    }
+    let s = cache.get(m, l)?;
+    Ok((s.top.clone(), "scan".into(), s.orbits))
+}
