@@ -8,7 +8,8 @@
 
 use algebra::slp::{optimise, Method, SlpOptions, DEFAULT_RESTARTS};
 use anyhow::{bail, Context, Result};
-use search::codegen::{mul_matrix, rows_of, Chain, TransformPrograms};
+use fafft_config::transform::{mul_matrix, Chain, TransformPrograms};
+use fafft_config::xorprog::rows_of;
 use std::time::Instant;
 
 fn main() -> Result<()> {

@@ -11,10 +11,10 @@
 //!   resumes from there, a different configuration is refused.
 //! * Progress: an indicatif bar with rate and ETA on stderr when stderr is a terminal.
 
-use crate::atomic::write_atomic;
 use crate::error::{Result, SearchError};
 use crate::params::Shard;
 use crate::scan::{Candidate, ChunkResult, ChunkSource};
+use fafft_config::output::write_atomic;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -303,7 +303,7 @@ fn resume(
     let loaded = match &opts.checkpoint {
         Some(p) => {
             // temporary files of runs that were killed while saving this checkpoint
-            crate::atomic::remove_stale_temps(p);
+            fafft_config::output::remove_stale_temps(p);
             load_checkpoint(p, config, count)?
         }
         None => None,

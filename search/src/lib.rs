@@ -13,14 +13,12 @@
 //! cost model and the XOR-program generator) lives in the `fafft-config` crate; [`codegen`] and
 //! [`cost`] re-export its modules under their old paths, and [`export`] is the thin command.
 
-pub mod atomic;
 pub mod board_report;
 pub mod bounds;
 pub mod calibrate;
-pub mod codegen;
 pub mod coef_fit;
 pub mod coef_gen;
-pub mod cost;
+pub mod crt;
 pub mod crt_plan;
 pub mod crt_report;
 pub mod digest;

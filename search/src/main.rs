@@ -23,7 +23,7 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use search::atomic::write_atomic;
+use fafft_config::output::write_atomic;
 use search::driver::RunOptions;
 use search::merge::merge_reports;
 use search::moduli::{run_moduli, ModuliArgs};
@@ -63,7 +63,7 @@ enum Cmd {
     /// Join shard outputs into exactly the file one unsharded run writes.
     Merge(MergeCmd),
     /// CRT split planner: FAFFT sizes, residue rings x^c, two coprime moduli; modelled Cortex-M4 costs.
-    Crt(search::crt_plan::CrtArgs),
+    Crt(search::crt::CrtArgs),
     /// The calibrated cost model against board reports (docs/cost-model.md): table and fit.
     Calibrate(search::calibrate::CalibrateArgs),
     /// Plots: histogram | cost | breakdown (SVG or PNG by the output's extension).
@@ -177,7 +177,7 @@ struct MergeCmd {
 /// Fail early, before a long run, if FILE cannot be written (the up-front check of the one
 /// output rule).
 fn check_writable(path: &Path) -> Result<()> {
-    search::atomic::check_writable(path)
+    fafft_config::output::check_writable(path)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
@@ -215,7 +215,7 @@ fn error_text(e: &anyhow::Error) -> String {
 /// with the bounded reader.
 fn read_parts(parts: Vec<PathBuf>, out: Option<&Path>) -> Result<Vec<(PathBuf, Vec<u8>)>> {
     if let Some(o) = out {
-        if let Some(p) = parts.iter().find(|p| search::atomic::same_file(o, p)) {
+        if let Some(p) = parts.iter().find(|p| fafft_config::output::same_file(o, p)) {
             anyhow::bail!(
                 "--out {} names the part {}: the merged report would replace one of its inputs; give another file",
                 o.display(),
@@ -237,7 +237,7 @@ fn run(cli: Cli) -> Result<()> {
         Cmd::Modulus(a) => run_modulus(a)?,
         Cmd::Moduli(a) => run_moduli_cmd(a)?,
         Cmd::Merge(a) => run_merge(a)?,
-        Cmd::Crt(a) => search::crt_plan::run(&a)?,
+        Cmd::Crt(a) => search::crt::run(&a)?,
         Cmd::Calibrate(a) => search::calibrate::run_calibrate(&a)?,
         Cmd::Plot(a) => search::plot::run(&a)?,
         Cmd::Export(a) => search::export::run(&a)?,
@@ -325,7 +325,7 @@ fn run_moduli_cmd(a: ModuliCmd) -> Result<()> {
 fn run_weight_scan(a: ModuliCmd, shard: Option<Shard>) -> Result<()> {
     let (out, checkpoint) = (a.out, a.checkpoint);
     if let (Some(o), Some(c)) = (&out, &checkpoint) {
-        if search::atomic::same_file(o, c) {
+        if fafft_config::output::same_file(o, c) {
             anyhow::bail!(
                 "--out {} and --checkpoint {} are the same file: the report would overwrite the checkpoint; give two different files",
                 o.display(),
@@ -417,7 +417,7 @@ fn run_joint_cli(
     stop_after_chunks: Option<usize>,
 ) -> Result<()> {
     if let (Some(o), Some(c)) = (&out, &checkpoint) {
-        if search::atomic::same_file(o, c) {
+        if fafft_config::output::same_file(o, c) {
             anyhow::bail!(
                 "--out {} and --checkpoint {} are the same file: the report would overwrite the checkpoint; give two different files",
                 o.display(),

@@ -2,9 +2,9 @@
 //! ([`MeasureError`]), shared by [`crate::measured_table`], [`crate::board_report`],
 //! [`crate::model_error`], [`crate::coef_fit`] and [`crate::measure`].
 
-use crate::codegen::ChainError;
-use crate::cost::CostError;
 use algebra::AlgebraError;
+use fafft_config::cost::CostError;
+use fafft_config::transform::ChainError;
 use thiserror::Error;
 
 /// Errors of the measurement.

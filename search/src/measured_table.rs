@@ -3,8 +3,8 @@
 //! writer ([`MeasuredTable::sealed`]). `search calibrate` assembles it
 //! ([`crate::calibrate`]); the calibrated model's fit reads it ([`crate::model_error`]).
 
-use crate::cost::{routine_cycles, RoutineCycles};
 use crate::measure_error::MeasureError;
+use fafft_config::cost::{routine_cycles, RoutineCycles};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

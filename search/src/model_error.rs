@@ -3,16 +3,16 @@
 //! estimated cycles ([`fit_row`]: ratios per component), and over a table the largest
 //! |ratio − 1| per component ([`ModelError`], printed by [`render_error`]).
 
-use crate::codegen::{coords, Chain, TransformPrograms};
-use crate::cost::{
-    calibrated_cost, two_moduli_cost, CalBreakdown, CalResidue, RoutineCycles, TwoModTransform,
-    CALIBRATED_MODEL_VERSION,
-};
 use crate::measure_error::MeasureError;
 use crate::measured_table::{MeasuredTable, RowRoutines, TableRow};
 use algebra::field::Tower;
 use algebra::minpoly::minimal_polynomial_linear;
 use algebra::AlgebraError;
+use fafft_config::cost::{
+    calibrated_cost, two_moduli_cost, CalBreakdown, CalResidue, RoutineCycles, TwoModTransform,
+    CALIBRATED_MODEL_VERSION,
+};
+use fafft_config::transform::{coords, Chain, TransformPrograms};
 use serde::Serialize;
 
 /// The XOR-program counts of a transform (m, l, β, chain) by the planner's screening proxy
@@ -22,7 +22,7 @@ fn screening_consts(
     l: u32,
     beta: u32,
     chain: Chain,
-) -> Result<crate::cost::TransformConsts, MeasureError> {
+) -> Result<fafft_config::cost::TransformConsts, MeasureError> {
     let g = chain.gamma_top(m, l, beta)?;
     Ok(TransformPrograms::screening(m, l, beta, g)?.consts())
 }
@@ -135,7 +135,7 @@ pub fn split_model_of(
     split: &fafft_config::rules::Split,
 ) -> Result<CalBreakdown, MeasureError> {
     let tc = screening_consts(m, l, beta, chain)?;
-    Ok(crate::cost::split_cost(
+    Ok(fafft_config::cost::split_cost(
         &tc,
         n,
         split.k,

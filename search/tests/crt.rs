@@ -7,7 +7,7 @@ use algebra::crt::Crt;
 use algebra::fafft::FafftPlan;
 use algebra::modulus::extract_plan_modulus;
 use common::plans::cfg_with;
-use search::cost;
+use fafft_config::cost;
 use search::crt_plan::{modulus_info, plan, scan, PlanKind, ScanCache};
 use search::measure::Routines;
 

@@ -3,10 +3,11 @@
 //! regressions. The scan and the calibrated model against the board: `crt.rs`.
 
 use algebra::crt::Crt;
-use search::codegen;
-use search::cost::{self, CostTable};
+use fafft_config::cost::{self, CostTable};
+use fafft_config::transform;
+use search::crt::parse_beta_arg;
 use search::crt_plan::{
-    check_coprime, modulus_info, parse_beta_arg, plan, CrtError, PlanConfig, PlanKind, ScanCache,
+    check_coprime, modulus_info, plan, CrtError, PlanConfig, PlanKind, ScanCache,
 };
 
 mod common;
@@ -199,8 +200,8 @@ fn planner_small_field_is_deterministic_and_complete() {
 fn coprimality_criterion_and_gcd() {
     // m = 16: l_small = 2, l_big = 5. β_big = s_3(β_small) shares a root → not coprime.
     let small_coords = 0x2a5bu64; // in V_14 \ V_8, and >> 3 stays ≥ 2^8
-    let small = codegen::element(small_coords);
-    let big_same = codegen::element(small_coords >> 3);
+    let small = transform::element(small_coords);
+    let big_same = transform::element(small_coords >> 3);
     let a = modulus_info(16, 2, small).expect("admissible l=2");
     let b = modulus_info(16, 5, big_same).expect("admissible l=5");
     match check_coprime(&a, &b) {
@@ -208,14 +209,14 @@ fn coprimality_criterion_and_gcd() {
         other => panic!("expected NotCoprime, got {other:?}"),
     }
     // A Frobenius conjugate of s_3(β_small) is just as bad (Gray map = squaring).
-    let conj = codegen::element(algebra::cantor::gray(small_coords >> 3));
+    let conj = transform::element(algebra::cantor::gray(small_coords >> 3));
     let b2 = modulus_info(16, 5, conj).expect("admissible");
     assert!(matches!(
         check_coprime(&a, &b2),
         Err(CrtError::NotCoprime { .. })
     ));
     // Another orbit is coprime, and the criterion agrees with the gcd.
-    let other = codegen::element((small_coords >> 3) ^ 0x100 ^ 0x3);
+    let other = transform::element((small_coords >> 3) ^ 0x100 ^ 0x3);
     let b3 = modulus_info(16, 5, other).expect("admissible");
     let ok = check_coprime(&a, &b3).expect("coprime");
     assert!(ok.criterion);

@@ -16,9 +16,9 @@ use common::export_files::{
     run_c_routine, ARTIFACT_BETA,
 };
 use fafft_config::spec::{Provenance, TOOL_VERSION};
+use fafft_config::transform::{self, Chain};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::codegen::{self, Chain};
 use search::export::{
     checksum_of, export as do_export, inv_swap32, render, sha256_words, swap32, Derived,
     ExportConfig,
@@ -293,7 +293,7 @@ fn check_gamma_matrices(out: &Path) -> Vec<u32> {
     for (j, &g) in (1..=11).zip(&all_g) {
         let cols = cols_of(&ga[&format!("gft_mul_s_inv_{j}_beta_matrix")]);
         for (q, &c) in cols.iter().enumerate() {
-            assert_eq!(c, codegen::tmul(g, 1 << q), "γ_{j} column {q}");
+            assert_eq!(c, transform::tmul(g, 1 << q), "γ_{j} column {q}");
         }
     }
 
@@ -336,7 +336,7 @@ fn check_xor_programs(
         check_program_against_matrix(
             &xh,
             &format!("gft_mul_gamma_{j}"),
-            &codegen::mul_matrix(32, g),
+            &transform::mul_matrix(32, g),
             32,
             j as u64,
         );
@@ -360,7 +360,7 @@ fn check_xor_programs(
     }
     // The Rust programs themselves agree with BitMatrix::apply.
     for (p, mtx) in e.tp.gamma_programs.iter().zip(all_g) {
-        let m = codegen::mul_matrix(32, *mtx);
+        let m = transform::mul_matrix(32, *mtx);
         let input: Vec<u64> = (0..32).map(|_| rng.gen()).collect();
         let o = p.eval(&input);
         for lane in [0usize, 17, 63] {
@@ -480,7 +480,7 @@ fn hqc3_and_hqc5_tables() {
 #[test]
 fn gamma_11_is_omitted_outside_v21() {
     // β ∈ V_22 \ V_21 is admissible for l = 10 but has no γ_11.
-    let beta = codegen::element((1 << 21) | 0x1234);
+    let beta = transform::element((1 << 21) | 0x1234);
     let cfg = ExportConfig {
         m: 32,
         l: 10,
@@ -518,10 +518,10 @@ fn gamma_11_is_omitted_outside_v21() {
             .expect("valid"),
         0x8cb5cc65
     );
-    let wrong = codegen::element(codegen::coords(0x8cb5cc64) ^ (1 << 11));
+    let wrong = transform::element(transform::coords(0x8cb5cc64) ^ (1 << 11));
     assert!(matches!(
         Chain::Gamma(wrong).gamma_top(32, 11, ARTIFACT_BETA),
-        Err(codegen::ChainError::NotPreimage { .. })
+        Err(transform::ChainError::NotPreimage { .. })
     ));
     assert_eq!(
         Chain::parse("gamma:0x8cb5cc64").expect("parse"),

@@ -6,8 +6,8 @@ mod common;
 
 use common::export_files::{export_dir, hqc1, read_text};
 use fafft_config::rules::RuleError;
+use fafft_config::transform::Chain;
 use fafft_config::ConfigError;
-use search::codegen::Chain;
 use search::export::{
     self, command_of, export as do_export, ExportArgs, ExportConfig, ExportError,
 };

@@ -6,9 +6,9 @@ use algebra::bitmatrix::BitMatrix;
 use common::export_files::{export_dir, hqc1, read_text};
 use fafft_config::export::{artifact_routine_names, Layout};
 use fafft_config::routines::{sim, Matrix};
+use fafft_config::transform::{self, Chain};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::codegen::{self, Chain};
 use search::export::{self, ExportConfig};
 use std::path::Path;
 
@@ -130,7 +130,7 @@ fn check_routines_in_the_simulator(out: &Path, e: &export::Export) {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for j in 1..=10u32 {
         let text = read_text(out, &format!("m4f/gft_mul_s_inv_{j}_beta.S"));
-        let m = codegen::mul_matrix(32, d.tp.gammas[j as usize]);
+        let m = transform::mul_matrix(32, d.tp.gammas[j as usize]);
         check_routine(&text, &format!("gft_mul_s_inv_{j}_beta"), &m, &mut rng);
     }
     check_routine(

@@ -339,7 +339,7 @@ fn joint_objective_of_the_measured_configurations_is_within_the_bounds_of_the_bo
             .unwrap_or_else(|| panic!("row {name} in results/model/measured.json"));
         assert_eq!((row.l, row.c, row.n), (10, 3072, 17669));
         let beta = fafft_config::beta::parse_u32(&row.beta).expect("beta");
-        let chain = search::codegen::Chain::parse(&row.chain).expect("chain");
+        let chain = fafft_config::transform::Chain::parse(&row.chain).expect("chain");
         let g = chain.gamma_top(32, 10, beta).expect("gamma_l");
         let exps: Vec<u64> = search::crt_plan::modulus_info(32, 10, beta)
             .expect("modulus")

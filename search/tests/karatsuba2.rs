@@ -7,9 +7,9 @@ use algebra::fafft::FafftPlan;
 use algebra::fafft_fast::{Evals32, Fafft32};
 use algebra::field::Tower;
 use algebra::gf2x::Poly;
+use fafft_config::cost::{self, calibrated_cost, coef};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::cost::{self, calibrated_cost, coef};
 use search::crt_plan::{
     modulus_info, plan, split_k_range, Plan, PlanConfig, PlanKind, PlanReport, ScanCache,
 };

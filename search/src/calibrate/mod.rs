@@ -106,7 +106,10 @@ fn check_calibrate_args(a: &CalibrateArgs, assembled: bool) -> anyhow::Result<()
             .cloned()
             .chain(boards)
             .collect();
-        if let Some(i) = inputs.iter().find(|i| crate::atomic::same_file(out, i)) {
+        if let Some(i) = inputs
+            .iter()
+            .find(|i| fafft_config::output::same_file(out, i))
+        {
             anyhow::bail!(
                 "--out {} names the input {}: the table would replace its own input; give another file",
                 out.display(),
@@ -129,7 +132,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
     };
     if let Some(out) = &a.out {
         let json = serde_json::to_string_pretty(&table)? + "\n";
-        crate::atomic::write_atomic(out, json.as_bytes())
+        fafft_config::output::write_atomic(out, json.as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?;
     }
     let source = match (&a.out, assembled) {
@@ -213,7 +216,7 @@ fn print_coefficient_fit(a: &CalibrateArgs, table: &MeasuredTable) -> anyhow::Re
     if let Some(path) = &a.write_coefficients {
         let text = crate::coef_gen::render_coef_module(table, &groups)?;
         let same = std::fs::read_to_string(path).is_ok_and(|old| old == text);
-        crate::atomic::write_atomic(path, text.as_bytes())
+        fafft_config::output::write_atomic(path, text.as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
         eprintln!(
             "calibrate: {} {} (rebuild; when it changed, run this again until it does not: some features are priced at the built coefficients)",

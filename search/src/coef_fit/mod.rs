@@ -7,11 +7,11 @@ pub mod nnls;
 
 pub use nnls::nnls_relative;
 
-use crate::codegen::{Chain, TransformPrograms};
-use crate::cost::CalBreakdown;
 use crate::measure_error::MeasureError;
 use crate::measured_table::{MeasuredTable, TableRow};
 use crate::model_error::{fit_row_with, Routines, RowFit};
+use fafft_config::cost::CalBreakdown;
+use fafft_config::transform::{Chain, TransformPrograms};
 use serde::Serialize;
 
 /// The coefficient groups of the calibrated model and the measured stage each is fitted to:

@@ -1,8 +1,8 @@
 //! The planner's errors.
 
-use crate::codegen::ChainError;
-use crate::cost::CostError;
 use algebra::AlgebraError;
+use fafft_config::cost::CostError;
+use fafft_config::transform::ChainError;
 use thiserror::Error;
 
 /// Errors of the planner.

@@ -6,7 +6,7 @@
 //! 1. **single**: one FAFFT with `N = m·2^l ≥ 2n − 1` (canonical `β = v_{m/2}`; the modulus plays no
 //!    role because the product fits);
 //! 2. **residue**: one FAFFT with `N < 2n − 1` and a residue ring `x^c`, `c ≥ 2n − 1 − N`, for
-//!    every residue multiplier of [`crate::cost::residue_methods`] (Toom-3 depth ≤ 2, Karatsuba
+//!    every residue multiplier of [`fafft_config::cost::residue_methods`] (Toom-3 depth ≤ 2, Karatsuba
 //!    depth ≤ 10, schoolbook base ≤ 8 words of 32 bits: `c = 32·w0·2^k·3^j`) plus the artifact's
 //!    granularity (c a multiple of 1024) and, for the HQC sizes, the published c; per c the
 //!    cheapest factorisation is kept. Sizes with `c_min ≤ N` are considered (the residue product
@@ -32,7 +32,7 @@
 //! β-dependent terms are the reconstruction, §9.4, and the XOR programs of the γ_j and
 //! Encode/Decode matrices, §10.1).
 //!
-//! Costs come from [`crate::cost`] and are split into forward transforms (two), pointwise
+//! Costs come from [`fafft_config::cost`] and are split into forward transforms (two), pointwise
 //! products, inverse transforms, residue product and reconstruction. Plans are ranked by total
 //! modelled cycles (ties: kind, l, c, β). For m = 32 and the HQC sizes the published choices are
 //! always listed (HQC-1: 2^15 + x^3072, HQC-3: 2^16 + x^8192 with the artifact β = 0x00103674 and
@@ -46,7 +46,6 @@
 //! summary), [`report`] (the report's serde types and its one writer, [`to_json`]),
 //! [`render`] (the text table) and [`command`] (`search crt` itself).
 
-pub mod command;
 pub mod coprime;
 pub mod error;
 pub mod moduli_file;
@@ -58,7 +57,6 @@ pub mod render;
 pub mod report;
 pub mod split;
 
-pub use command::{load_cost_table, parse_beta_arg, run, CrtArgs};
 pub use coprime::{check_coprime, CoprimeCheck};
 pub use error::CrtError;
 pub use moduli_file::parse_moduli_file;

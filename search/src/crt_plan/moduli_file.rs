@@ -2,10 +2,10 @@
 //! against its own histogram and digest, and how much of the admissible space it covers.
 
 use super::{modulus_info, CrtError};
-use crate::codegen;
 use algebra::cantor::orbit_min;
 use algebra::field::Tower;
 use algebra::gf2x::Poly;
+use fafft_config::transform;
 
 /// Parse a moduli JSON of `search moduli` (keys m, l, best, top; tolerant: `best`/`top` may be
 /// objects or arrays; each entry needs a β as `beta`/`beta_hex` (hex string or integer), or a
@@ -63,11 +63,11 @@ pub fn parse_moduli_file(
             let roots = algebra::field_iso::roots_in::<Tower<32>>(&exps)?;
             let best = roots
                 .iter()
-                .map(|r| codegen::coords(r.0))
+                .map(|r| transform::coords(r.0))
                 .map(|c| orbit_min(c, 32))
                 .min()
                 .ok_or_else(|| err(format!("P = {pp:#x} has no root")))?;
-            betas.push(codegen::element(best));
+            betas.push(transform::element(best));
         }
     }
     if betas.is_empty() {

@@ -8,12 +8,12 @@
 //! not carry.
 
 use super::CrtError;
-use crate::codegen;
 use algebra::cantor::{is_orbit_min, CantorBasis};
 use algebra::field::{BinaryField, Tower};
 use algebra::gf2x::Poly;
 use algebra::minpoly::minimal_polynomial_linear;
 use algebra::modulus::ModulusTable;
+use fafft_config::transform;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -231,7 +231,7 @@ pub fn modulus_info(m: u32, l: u32, beta: u32) -> Result<ModulusInfo, CrtError> 
     if beta & !mask != 0 {
         return Err(inad(format!("not an element of F_2^{m}")));
     }
-    let c = codegen::coords(beta);
+    let c = transform::coords(beta);
     if c >> (m - l) != 0 {
         return Err(inad(format!(
             "Cantor coordinates {c:#x} lie outside V_{} (no preimage under s_{l})",

@@ -9,8 +9,10 @@ use super::{
     candidates, modulus_info, split_k_range, CrtError, ModuliSummary, ModulusInfo, Plan, PlanKind,
     PlanReport, Published, ScanCache, PUBLISHED, SCHEMA_VERSION,
 };
-use crate::codegen::{self, Chain};
-use crate::cost::{self, CostTable, ResidueMethod, CALIBRATED_MODEL_VERSION, COST_MODEL_VERSION};
+use fafft_config::cost::{
+    self, CostTable, ResidueMethod, CALIBRATED_MODEL_VERSION, COST_MODEL_VERSION,
+};
+use fafft_config::transform::{self, Chain};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Everything the planner needs besides n.
@@ -197,7 +199,7 @@ fn single_plan(ctx: &mut Ctx, s: &Sizes) -> Result<Plan, CrtError> {
     let (md, src) = match ctx.cfg.given.get(&l_single) {
         Some((v, src)) if !v.is_empty() => (v[0].clone(), src.clone()),
         _ => {
-            let canon = codegen::element(1u64 << (m / 2));
+            let canon = transform::element(1u64 << (m / 2));
             (modulus_info(m, l_single, canon)?, "canonical".to_string())
         }
     };
@@ -381,7 +383,7 @@ fn karatsuba2_plans(
         // `cfg.candidates`) plus the canonical β, so that a --moduli file and the planner's
         // own scan give the same plans.
         let mods: Vec<(ModulusInfo, String)> = {
-            let canon = modulus_info(m, l, codegen::element(1u64 << (m / 2)))?;
+            let canon = modulus_info(m, l, transform::element(1u64 << (m / 2)))?;
             let (cands, src) = cands.get(l)?;
             let mut v = vec![(canon.clone(), "canonical".to_string())];
             v.extend(

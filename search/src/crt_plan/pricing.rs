@@ -1,16 +1,16 @@
 //! The pricing of one plan of each kind with a given modulus: the transform's XOR programs
 //! (screening counts, cached per (l, β, γ)), the uncalibrated operation counts under the cost
-//! table and the calibrated model ([`crate::cost`]). The 2-Karatsuba plan is priced in
+//! table and the calibrated model ([`fafft_config::cost`]). The 2-Karatsuba plan is priced in
 //! [`super::split`].
 
 use super::{
     check_coprime, CrtError, ModulusInfo, Plan, PlanConfig, PlanKind, ResidueInfo, TransformInfo,
 };
-use crate::codegen::{Chain, TransformPrograms};
-use crate::cost::{
+use fafft_config::cost::{
     self, calibrated_cost, two_moduli_cost, Breakdown, CalBreakdown, CalResidue, Component,
     OpCount, ResidueMethod, TransformConsts, TwoModTransform,
 };
+use fafft_config::transform::{Chain, TransformPrograms};
 use std::collections::HashMap;
 
 /// The calibrated breakdown as a [`Breakdown`] of cycles.

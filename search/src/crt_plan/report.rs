@@ -2,7 +2,7 @@
 //! reads them back with the same types) and its one writer, [`to_json`].
 
 use super::CoprimeCheck;
-use crate::cost::{
+use fafft_config::cost::{
     Breakdown, CalBreakdown, CostTable, KaraCount, OpCount, ResidueMethod, SparseCount,
     TransformConsts,
 };
@@ -123,7 +123,7 @@ pub struct Plan {
     pub split: Option<SplitInfo>,
     /// Published configuration this plan reproduces.
     pub published: Option<String>,
-    /// Modelled cost: the calibrated model ([`crate::cost::CALIBRATED_MODEL_VERSION`], docs/cost-model.md);
+    /// Modelled cost: the calibrated model ([`fafft_config::cost::CALIBRATED_MODEL_VERSION`], docs/cost-model.md);
     /// cycles per component (the `ops` fields are zero: see `cost_v1` for operation counts).
     pub cost: Breakdown,
     /// The calibrated model's terms (feature counts, fitted coefficients). Not read back from
@@ -131,7 +131,7 @@ pub struct Plan {
     /// configuration only): a plan read from JSON carries an empty breakdown here.
     #[serde(skip_deserializing)]
     pub model: CalBreakdown,
-    /// The uncalibrated operation-count model ([`crate::cost::COST_MODEL_VERSION`], docs/fafft.md §10) under
+    /// The uncalibrated operation-count model ([`fafft_config::cost::COST_MODEL_VERSION`], docs/fafft.md §10) under
     /// the cost table.
     pub cost_v1: Breakdown,
     /// Components priced outside the calibrated fit (no board row measures them), each as

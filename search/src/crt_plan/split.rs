@@ -4,8 +4,8 @@
 
 use super::pricing::{cal_breakdown, size_label, Ctx};
 use super::{product_bits, CrtError, ModulusInfo, Plan, PlanKind, SplitInfo};
-use crate::codegen::Chain;
-use crate::cost::{self, Breakdown, CostTable, OpCount, ResidueMethod};
+use fafft_config::cost::{self, Breakdown, CostTable, OpCount, ResidueMethod};
+use fafft_config::transform::Chain;
 
 /// The split points of the 2-Karatsuba plan for n-bit operands and a FAFFT of size N
 /// (docs/fafft.md §9.11): k a multiple of 32 with `n − k ≤ k` (the sums f0 + f1 have k bits)

@@ -7,8 +7,8 @@
 //! checks, with a note on standard error that nothing else vouches for it.
 
 use super::{json_diff, Acc, JointConfig};
-use crate::atomic::write_atomic;
 use crate::error::{Result, SearchError};
+use fafft_config::output::write_atomic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;

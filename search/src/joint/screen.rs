@@ -38,7 +38,7 @@ pub fn screen(p: &Prepared, opts: &RunOptions) -> Result<Acc> {
     let mine: Vec<usize> = (0..count).filter(|i| i % ss == si).collect();
     let loaded = match &opts.checkpoint {
         Some(c) => {
-            crate::atomic::remove_stale_temps(c);
+            fafft_config::output::remove_stale_temps(c);
             checkpoint::load(c, &p.config, count)?
         }
         None => None,

@@ -31,10 +31,10 @@ pub use crate::measured_table::{export_routines, MeasuredTable};
 pub use crate::model_error::{fit_with, Routines};
 
 use crate::board_report::row_from_board;
-use crate::codegen::Chain;
 use crate::crt_plan::{Plan, PlanReport};
 use crate::measure_error::MeasureError;
 use crate::measure_report::{MeasureReport, MeasuredPlan, NOT_COVERED};
+use fafft_config::transform::Chain;
 use std::path::Path;
 
 /// The modelled components of a plan (calibrated model), and `product`.

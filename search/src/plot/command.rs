@@ -6,8 +6,8 @@ use super::data::{
 };
 use super::render::{json_bytes, prepare_out, save, Figure};
 use super::PlotError;
-use crate::cost::{self, CostTable};
 use crate::crt_plan::{self, PlanConfig, ScanCache};
+use fafft_config::cost::{self, CostTable};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -95,7 +95,7 @@ fn prepare_outputs(
         .chain(data_out.map(|d| ("--data-out", d.as_path())))
         .collect();
     if let Some(d) = data_out {
-        if crate::atomic::same_file(out, d) {
+        if fafft_config::output::same_file(out, d) {
             return Err(PlotError::Range(format!(
                 "--out {} and --data-out {} are the same file; give two different files",
                 out.display(),
@@ -104,7 +104,10 @@ fn prepare_outputs(
         }
     }
     for (flag, o) in &outputs {
-        if let Some(i) = inputs.iter().find(|i| crate::atomic::same_file(o, i)) {
+        if let Some(i) = inputs
+            .iter()
+            .find(|i| fafft_config::output::same_file(o, i))
+        {
             return Err(PlotError::Range(format!(
                 "{flag} {} names the input {}: the plot would replace its own input; give another file",
                 o.display(),
@@ -132,7 +135,7 @@ fn prepare_outputs(
 fn emit_data<T: Serialize>(v: &T, data_out: Option<&PathBuf>, json: bool) -> Result<(), PlotError> {
     let bytes = json_bytes(v)?;
     if let Some(p) = data_out {
-        crate::atomic::write_atomic(p, &bytes).map_err(|e| PlotError::Write {
+        fafft_config::output::write_atomic(p, &bytes).map_err(|e| PlotError::Write {
             path: p.display().to_string(),
             msg: e.to_string(),
         })?;
@@ -196,7 +199,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             if input.is_empty() {
                 let mut cfg = PlanConfig::new(32);
                 if let Some(p) = cost_table {
-                    cfg.table = crt_plan::load_cost_table(p)?;
+                    cfg.table = crate::crt::load_cost_table(p)?;
                 }
                 table_name = cfg.table.name.clone();
                 model_name = cost::CALIBRATED_MODEL_VERSION.to_string();

@@ -2,8 +2,8 @@
 //! reconstruction's cost against wt(M) and the stacked cost components of the plans.
 
 use super::PlotError;
-use crate::cost;
 use crate::crt_plan::{self, modulus_info, ModulusInfo, ScanCache};
+use fafft_config::cost;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -61,7 +61,7 @@ pub enum PlotError {
     Crt(#[from] crate::crt_plan::CrtError),
     /// Cost error.
     #[error(transparent)]
-    Cost(#[from] crate::cost::CostError),
+    Cost(#[from] fafft_config::cost::CostError),
     /// Standard output could not be written.
     #[error(transparent)]
     Stdout(#[from] fafft_config::output::StdoutError),

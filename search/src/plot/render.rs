@@ -140,7 +140,7 @@ pub fn save(fig: &Figure, out: &Path) -> Result<(), PlotError> {
                 let root = SVGBackend::with_string(&mut s, SIZE).into_drawing_area();
                 draw_any(&root, fig)?;
             }
-            crate::atomic::write_atomic(out, s.as_bytes()).map_err(|e| PlotError::Write {
+            fafft_config::output::write_atomic(out, s.as_bytes()).map_err(|e| PlotError::Write {
                 path: ps,
                 msg: e.to_string(),
             })
@@ -160,7 +160,7 @@ pub fn save(fig: &Figure, out: &Path) -> Result<(), PlotError> {
                 })
             });
             let _ = std::fs::remove_file(&tmp);
-            crate::atomic::write_atomic(out, &drawn?).map_err(|e| PlotError::Write {
+            fafft_config::output::write_atomic(out, &drawn?).map_err(|e| PlotError::Write {
                 path: ps,
                 msg: e.to_string(),
             })
@@ -182,7 +182,7 @@ pub fn prepare_out(out: &Path) -> Result<(), PlotError> {
                 .map_err(|e| werr(format!("cannot create directory {}: {e}", parent.display())))?;
         }
     }
-    crate::atomic::check_writable(out).map_err(|e| werr(e.to_string()))
+    fafft_config::output::check_writable(out).map_err(|e| werr(e.to_string()))
 }
 
 pub(super) fn json_bytes<T: Serialize>(v: &T) -> Result<Vec<u8>, PlotError> {

@@ -3,9 +3,9 @@
 //! 32 words).
 
 use algebra::bitmatrix::BitMatrix;
+use fafft_config::transform::Chain;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::codegen::Chain;
 use search::export::ExportConfig;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

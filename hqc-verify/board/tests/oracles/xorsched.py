@@ -136,10 +136,9 @@ def emit(name, signature, inputs, ops, outputs, inplace_alias=None, K=None, do_s
     return "\n".join(x for x in out if x != "")
 
 
-def _emit(name, signature, inputs, ops, outputs, inplace_alias, K, do_schedule, comment):
-    inplace_alias = inplace_alias or {}
-    if do_schedule:
-        ops = schedule(inputs, ops, outputs)
+def _sequence(inputs, ops, outputs, inplace_alias):
+    """The linear sequence of ops and stores: a store after its value is defined and after the
+    aliased input's last use (ops at time t, stores at t + 0.5)."""
     defpos = {v: -1 for v in inputs}
     for t, (d, o, a, b) in enumerate(ops):
         defpos[d] = t
@@ -149,8 +148,7 @@ def _emit(name, signature, inputs, ops, outputs, inplace_alias, K, do_schedule, 
         for x in (a, b):
             if x in inputs:
                 lastuse_in[x] = t
-    # store time for each output: after its value is defined and after the aliased input's last use
-    events = []  # (time, kind, payload); ops at time t, stores at t + 0.5
+    events = []  # (time, lvalue, value, mode)
     for lv, v, mode in outputs:
         ts = defpos.get(v, -1)
         al = inplace_alias.get(lv)
@@ -158,7 +156,6 @@ def _emit(name, signature, inputs, ops, outputs, inplace_alias, K, do_schedule, 
             ts = max(ts, lastuse_in.get(al, -1))
         events.append((ts + 0.5, lv, v, mode))
     events.sort(key=lambda e: e[0])
-    # build linear sequence
     seq = []
     ei = 0
     for t, op in enumerate(ops):
@@ -169,134 +166,153 @@ def _emit(name, signature, inputs, ops, outputs, inplace_alias, K, do_schedule, 
     while ei < len(events):
         seq.append(("st",) + events[ei][1:])
         ei += 1
-    # use lists for Belady
-    usetimes = {}
-    for t, s in enumerate(seq):
-        if s[0] == "op":
-            for x in (s[3], s[4]):
-                usetimes.setdefault(x, []).append(t)
-        else:
-            usetimes.setdefault(s[2], []).append(t)
-    ptr = {k: 0 for k in usetimes}
+    return seq
 
-    def nextuse(v, t):
-        lst = usetimes.get(v, [])
-        i = ptr.get(v, 0)
+
+class _Allocator:
+    """K registers with Belady eviction and explicit spill slots over a linear sequence."""
+
+    def __init__(self, seq, inputs, inplace_alias, K):
+        self.inputs, self.inplace_alias, self.K = inputs, inplace_alias, K
+        # use lists for Belady
+        self.usetimes = {}
+        for t, s in enumerate(seq):
+            if s[0] == "op":
+                for x in (s[3], s[4]):
+                    self.usetimes.setdefault(x, []).append(t)
+            else:
+                self.usetimes.setdefault(s[2], []).append(t)
+        self.ptr = {k: 0 for k in self.usetimes}
+        self.reg = {}        # value -> reg index
+        self.regval = [None] * K
+        self.spilled = {}    # value -> slot
+        self.nslots = 0
+        self.free_slots = []
+        self.lines = []
+        self.st = []
+        # inputs overwritten in place: once stored over, an input can no longer be reloaded
+        self.clobbered = set()
+        self.nops = 0
+
+    def nextuse(self, v, t):
+        lst = self.usetimes.get(v, [])
+        i = self.ptr.get(v, 0)
         while i < len(lst) and lst[i] < t:
             i += 1
-        ptr[v] = i
+        self.ptr[v] = i
         return lst[i] if i < len(lst) else None
 
-    reg = {}        # value -> reg index
-    regval = [None] * K
-    spilled = {}    # value -> slot
-    nslots = [0]
-    free_slots = []
-    lines = []
-    st = []
-    # inputs overwritten in place: once stored over, an input can no longer be reloaded
-    clobbered = set()
-
-    def home(v):
-        if v in spilled:
-            return f"sp[{spilled[v]}]"
-        if v in inputs and v not in clobbered:
-            return inputs[v]
+    def home(self, v):
+        if v in self.spilled:
+            return f"sp[{self.spilled[v]}]"
+        if v in self.inputs and v not in self.clobbered:
+            return self.inputs[v]
         return None
 
-    def evict(t, protect):
+    def evict(self, t, protect):
         # choose register whose value's next use is furthest (or never)
         best, bkey = None, None
-        for r in range(K):
-            v = regval[r]
+        for r in range(self.K):
+            v = self.regval[r]
             if v is None:
                 return r
             if v in protect:
                 continue
-            nu = nextuse(v, t)
-            key = float("inf") if nu is None else (nu - t) * (CLEAN_BONUS if home(v) is not None else 1.0)
+            nu = self.nextuse(v, t)
+            key = float("inf") if nu is None else (nu - t) * (CLEAN_BONUS if self.home(v) is not None else 1.0)
             if bkey is None or key > bkey:
                 best, bkey = r, key
-        v = regval[best]
-        if nextuse(v, t) is not None and home(v) is None:
-            if free_slots:
-                slot = free_slots.pop()
+        v = self.regval[best]
+        if self.nextuse(v, t) is not None and self.home(v) is None:
+            if self.free_slots:
+                slot = self.free_slots.pop()
             else:
-                slot = nslots[0]
-                nslots[0] += 1
-            spilled[v] = slot
-            lines.append(f"    sp[{slot}] = r{best};")
-            st.append(("st", best, f"sp[{slot}]"))
-        del reg[v]
-        regval[best] = None
+                slot = self.nslots
+                self.nslots += 1
+            self.spilled[v] = slot
+            self.lines.append(f"    sp[{slot}] = r{best};")
+            self.st.append(("st", best, f"sp[{slot}]"))
+        del self.reg[v]
+        self.regval[best] = None
         return best
 
-    def ensure(v, t, protect):
-        if v in reg:
-            return reg[v]
-        h = home(v)
+    def ensure(self, v, t, protect):
+        if v in self.reg:
+            return self.reg[v]
+        h = self.home(v)
         assert h is not None, f"value {v} lost"
-        r = evict(t, protect)
-        lines.append(f"    r{r} = {h};")
-        st.append(("ld", r, h))
-        reg[v] = r
-        regval[r] = v
+        r = self.evict(t, protect)
+        self.lines.append(f"    r{r} = {h};")
+        self.st.append(("ld", r, h))
+        self.reg[v] = r
+        self.regval[r] = v
         return r
 
-    def release_dead(t):
-        for r in range(K):
-            v = regval[r]
-            if v is not None and nextuse(v, t + 1) is None:
-                del reg[v]
-                regval[r] = None
-        for v in list(spilled):
-            if nextuse(v, t + 1) is None:
-                free_slots.append(spilled.pop(v))
+    def release_dead(self, t):
+        for r in range(self.K):
+            v = self.regval[r]
+            if v is not None and self.nextuse(v, t + 1) is None:
+                del self.reg[v]
+                self.regval[r] = None
+        for v in list(self.spilled):
+            if self.nextuse(v, t + 1) is None:
+                self.free_slots.append(self.spilled.pop(v))
 
-    nops = 0
+    def op(self, t, d, o, a, b):
+        ra = self.ensure(a, t, {a, b})
+        rb = self.ensure(b, t, {a, b})
+        # destination: reuse an operand register if that operand dies here
+        rd = None
+        for x, rx in ((a, ra), (b, rb)):
+            if self.nextuse(x, t + 1) is None and self.regval[rx] == x:
+                rd = rx
+                break
+        if rd is None:
+            rd = self.evict(t, {a, b})
+        self.lines.append(f"    r{rd} = r{ra} {o} r{rb};")
+        self.st.append(("op", rd, ra, rb, o))
+        self.nops += 1
+        for x in (a, b):
+            if x in self.reg and self.nextuse(x, t + 1) is None:
+                rx = self.reg.pop(x)
+                if self.regval[rx] == x:
+                    self.regval[rx] = None
+        if self.regval[rd] is not None and self.regval[rd] in self.reg:
+            del self.reg[self.regval[rd]]
+        self.reg[d] = rd
+        self.regval[rd] = d
+
+    def store(self, t, lv, v, mode):
+        r = self.ensure(v, t, {v})
+        if mode == "=":
+            self.lines.append(f"    {lv} = r{r};")
+            self.st.append(("st", r, lv))
+        else:
+            self.lines.append(f"    {lv} ^= r{r};")
+            self.st.append(("stx", r, lv))
+        al = self.inplace_alias.get(lv)
+        if al is not None:
+            self.clobbered.add(al)
+
+
+def _emit(name, signature, inputs, ops, outputs, inplace_alias, K, do_schedule, comment):
+    inplace_alias = inplace_alias or {}
+    if do_schedule:
+        ops = schedule(inputs, ops, outputs)
+    seq = _sequence(inputs, ops, outputs, inplace_alias)
+    al = _Allocator(seq, inputs, inplace_alias, K)
     for t, s in enumerate(seq):
         if s[0] == "op":
-            _, d, o, a, b = s
-            ra = ensure(a, t, {a, b})
-            rb = ensure(b, t, {a, b})
-            # destination: reuse an operand register if that operand dies here
-            rd = None
-            for x, rx in ((a, ra), (b, rb)):
-                if nextuse(x, t + 1) is None and regval[rx] == x:
-                    rd = rx
-                    break
-            if rd is None:
-                rd = evict(t, {a, b})
-            lines.append(f"    r{rd} = r{ra} {o} r{rb};")
-            st.append(("op", rd, ra, rb, o))
-            nops += 1
-            for x in (a, b):
-                if x in reg and nextuse(x, t + 1) is None:
-                    rx = reg.pop(x)
-                    if regval[rx] == x:
-                        regval[rx] = None
-            if regval[rd] is not None and regval[rd] in reg:
-                del reg[regval[rd]]
-            reg[d] = rd
-            regval[rd] = d
+            al.op(t, *s[1:])
         else:
-            _, lv, v, mode = s
-            r = ensure(v, t, {v})
-            if mode == "=":
-                lines.append(f"    {lv} = r{r};")
-                st.append(("st", r, lv))
-            else:
-                lines.append(f"    {lv} ^= r{r};")
-                st.append(("stx", r, lv))
-            al = inplace_alias.get(lv)
-            if al is not None:
-                clobbered.add(al)
-        release_dead(t)
-    body = [f"/* {comment} ({nops} ops, {K} registers, {nslots[0]} spill slots) */" if comment else "",
+            al.store(t, *s[1:])
+        al.release_dead(t)
+    st, nslots = al.st, al.nslots
+    body = [f"/* {comment} ({al.nops} ops, {K} registers, {nslots} spill slots) */" if comment else "",
             f"static inline __attribute__((unused)) void {name}({signature})", "{",
             "    uint32_t " + ", ".join(f"r{i}" for i in sorted({x[1] for x in st})) + ";"]
-    if nslots[0]:
-        body.append(f"    uint32_t sp[{nslots[0]}];")
-    body += lines
+    if nslots:
+        body.append(f"    uint32_t sp[{nslots}];")
+    body += al.lines
     body.append("}")
-    return "\n".join(x for x in body if x != ""), st, nslots[0]
+    return "\n".join(x for x in body if x != ""), st, nslots

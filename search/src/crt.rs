@@ -1,9 +1,10 @@
 //! `search crt`: its arguments, the planner configuration they make (cost table, moduli
 //! files, `--beta`) and the run (plan, model error, `--measure`, the report written).
 
-use super::ScanCache;
-use super::{modulus_info, parse_moduli_file, plan, render_text, to_json, CrtError, PlanConfig};
-use crate::cost::CostTable;
+use crate::crt_plan::{
+    modulus_info, parse_moduli_file, plan, render_text, to_json, CrtError, PlanConfig, ScanCache,
+};
+use fafft_config::cost::CostTable;
 use std::path::PathBuf;
 
 /// Arguments of `search crt`.
@@ -207,7 +208,7 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
         let inputs = args.moduli.iter().chain(&args.cost_table);
         if let Some(i) = inputs
             .into_iter()
-            .find(|i| crate::atomic::same_file(out, i))
+            .find(|i| fafft_config::output::same_file(out, i))
         {
             return Err(CrtError::OutIsInput {
                 out: out.display().to_string(),
@@ -215,7 +216,7 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
             }
             .into());
         }
-        crate::atomic::check_writable(out).map_err(|source| CrtError::Write {
+        fafft_config::output::check_writable(out).map_err(|source| CrtError::Write {
             path: out.display().to_string(),
             source,
         })?;
@@ -240,9 +241,11 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
     }
     let json = to_json(&report)?;
     if let Some(out) = &args.out {
-        crate::atomic::write_atomic(out, json.as_bytes()).map_err(|source| CrtError::Write {
-            path: out.display().to_string(),
-            source,
+        fafft_config::output::write_atomic(out, json.as_bytes()).map_err(|source| {
+            CrtError::Write {
+                path: out.display().to_string(),
+                source,
+            }
         })?;
     }
     if args.json {
