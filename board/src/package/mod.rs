@@ -18,6 +18,7 @@ mod tests;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use fafft_config::output::{replace_dir, ReplaceStep};
 use thiserror::Error;
 
 use crate::board::params::{load, Config};
@@ -522,18 +523,18 @@ fn write_all(tmp: &Path, files: &[(String, Vec<u8>)]) -> Result<(), PackageError
     Ok(())
 }
 
-/// Moves `tmp` to `dir`; an existing `dir` is moved aside first and removed after.
+/// Moves `tmp` to `dir` ([`fafft_config::output::replace_dir`]); an existing `dir` is moved
+/// aside first and removed after.
 fn replace(tmp: &Path, dir: &Path, parent: &Path, tag: &str) -> Result<(), PackageError> {
-    if !dir.exists() {
-        return fs::rename(tmp, dir).map_err(io("rename into place", dir));
-    }
     let old = parent.join(format!(".m4f.old-{tag}"));
-    fs::rename(dir, &old).map_err(io("move aside", dir))?;
-    if let Err(e) = fs::rename(tmp, dir) {
-        let _ = fs::rename(&old, dir);
-        return Err(io("rename into place", dir)(e));
-    }
-    fs::remove_dir_all(&old).map_err(io("remove", &old))
+    replace_dir(tmp, dir, &old).map_err(|e| {
+        let action = match e.step {
+            ReplaceStep::MoveAside => "move aside",
+            ReplaceStep::RenameIn => "rename into place",
+            ReplaceStep::RemoveOld => "remove",
+        };
+        io(action, &e.path)(e.source)
+    })
 }
 
 /// The report as text.
