@@ -7,7 +7,7 @@
 //! routines, the Thumb-2 Keccak and support expansion of `board/m4kem/`, the generated
 //! tower header (`fwgen::bs_tower`), and three generated files: `api.h`, `hqc_config.h`
 //! (level and flavour) and `README.md`. The export is loaded and verified first
-//! ([`crate::board::params::load`]); the folder is written atomically (a temporary folder
+//! ([`crate::export_input::load`]); the folder is written atomically (a temporary folder
 //! beside it, then one rename) and an existing one is replaced only with `force`.
 
 pub mod board;
@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use fafft_config::output::{replace_dir, ReplaceStep};
 use thiserror::Error;
 
-use crate::board::params::{load, Config};
-use crate::board::BoardError;
+use crate::error::BoardError;
+use crate::export_input::{load, Config};
 use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
 
 /// The KEM sources, copied unchanged (file name, text).
