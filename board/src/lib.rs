@@ -88,7 +88,6 @@ pub mod toolchain;
 pub use args::{parse_flavours, parse_level, BoardArgs, FlavourSel};
 pub use counts::{timing, ANCHOR_KEM_HQC1, ANCHOR_PRODUCT, ANCHOR_SOURCE, COUNT_NOTE};
 pub use error::BoardError;
-pub use export_input::{load, Config, FIRMWARE_L};
 pub use pipeline::{execute, firmware_checks};
 pub use render::render_text;
 pub use report::{
