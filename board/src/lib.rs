@@ -3,10 +3,13 @@
 //! The emulated Cortex-M4 board (QEMU `mps2-an386`) for the HQC KEM of `hqc-verify` and an
 //! exported FAFFT+CRT configuration (`fafft-config`). It owns:
 //!
-//! * [`board`]: the `hqc-verify board` command: the toolchain, the firmware build, the one
-//!   wrapper for make / nm / QEMU, runs and instruction counts, the KEM (`m4kem`) on the board,
-//!   the constant-time check, profiles, reports and their rendering, the published figures and
-//!   the comparison with the cost model (docs/board.md);
+//! * the `hqc-verify board` command (docs/board.md), one module per concept: [`pipeline`] (the
+//!   steps in order, [`execute`]), [`args`], [`error`], [`progress`], [`export_input`] (the
+//!   export as the board reads it), [`paths`] and [`toolchain`], [`firmware`] (build and
+//!   on-board tests), [`runs`] (the one wrapper for make / nm / QEMU), [`counts`], [`kem`] (the
+//!   KEM, `m4kem`, on the board), [`model`] (the cost model beside the counts), [`published`]
+//!   (the published figures), [`report`] and [`render`]; the constant-time check [`ct`] and the
+//!   operation profile [`profile`];
 //! * [`m4cycles`]: Cortex-M4 cycle estimates from the counting plugin's instruction classes,
 //!   priced by the one definition of the timing rules (`fwgen::m4timing`, docs/m4-timing.md);
 //! * [`package`]: the pqm4 implementation folder of an exported configuration (docs/pqm4.md);
@@ -62,6 +65,32 @@ pub fn built_repo() -> std::path::PathBuf {
     here.parent().unwrap_or(here).to_path_buf()
 }
 
-pub mod board;
+pub mod args;
+pub mod counts;
+pub mod ct;
+pub mod error;
+pub mod export_input;
+pub mod firmware;
+pub mod kem;
 pub mod m4cycles;
+pub mod model;
 pub mod package;
+pub mod paths;
+pub mod pipeline;
+pub mod profile;
+pub mod progress;
+pub mod published;
+pub mod render;
+pub mod report;
+pub mod runs;
+pub mod toolchain;
+
+pub use args::{parse_flavours, parse_level, BoardArgs, FlavourSel};
+pub use counts::{timing, ANCHOR_KEM_HQC1, ANCHOR_PRODUCT, ANCHOR_SOURCE, COUNT_NOTE};
+pub use error::BoardError;
+pub use pipeline::{execute, firmware_checks};
+pub use render::render_text;
+pub use report::{
+    Anchor, BoardReport, Check, Counts, KatRun, KemCounts, ModelComparison, ModelRow, ParamsInfo,
+    StageFigures, Stages, Timing, Toolchain, SCHEMA_VERSION,
+};

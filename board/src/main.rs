@@ -30,7 +30,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
-use hqc_board::{board, package};
+use hqc_board::{ct, package, pipeline, render, BoardArgs};
 use hqc_verify::core::code::Decoder;
 use hqc_verify::core::params::{Flavour, Level};
 use hqc_verify::kat::{self, locate, ExpectedSource, KatError, KatRequest};
@@ -136,7 +136,7 @@ struct PinArgs {
 #[derive(Args, Debug)]
 struct BoardCmd {
     #[command(flatten)]
-    args: board::BoardArgs,
+    args: BoardArgs,
     #[command(flatten)]
     output: Output,
 }
@@ -414,21 +414,21 @@ fn cmd_board(b: &BoardCmd) -> Result<bool> {
     b.output.check(&[Some(b.args.params.as_path())])?;
     params_file_check(&b.args.params)?;
     if b.args.ct_check {
-        let report = board::ct::execute(&b.args)?;
-        b.output.emit(&report, &board::ct::render_text(&report))?;
+        let report = ct::execute(&b.args)?;
+        b.output.emit(&report, &ct::render_text(&report))?;
         return Ok(report.passed);
     }
     if b.args.profile {
-        let report = board::profile::execute(&b.args)?;
+        let report = hqc_board::profile::execute(&b.args)?;
         if let Some(svg) = &b.args.svg {
-            board::profile::write_svg(&report, svg)?;
+            hqc_board::profile::write_svg(&report, svg)?;
         }
         b.output
-            .emit(&report, &board::profile::render_text(&report))?;
+            .emit(&report, &hqc_board::profile::render_text(&report))?;
         return Ok(report.passed);
     }
-    let report = board::execute(&b.args)?;
-    b.output.emit(&report, &board::render_text(&report))?;
+    let report = pipeline::execute(&b.args)?;
+    b.output.emit(&report, &render::render_text(&report))?;
     Ok(report.passed)
 }
 

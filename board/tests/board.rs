@@ -32,7 +32,7 @@ use std::path::Path;
 
 use fafft_config::transform::Chain;
 
-use hqc_board::board::{self, BoardArgs};
+use hqc_board::{self as board, BoardArgs};
 use hqc_verify::core::params::{Flavour, Level};
 
 use board_support::*;

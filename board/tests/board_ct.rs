@@ -24,8 +24,8 @@
 
 use std::path::PathBuf;
 
-use hqc_board::board::ct::{self, CtOptions, CtReport, MemAccess};
-use hqc_board::board::{BoardArgs, FlavourSel};
+use hqc_board::ct::{self, CtOptions, CtReport, MemAccess};
+use hqc_board::{BoardArgs, FlavourSel};
 use hqc_verify::core::params::{Flavour, Level};
 
 /// The committed export of `level` (the same headers `hqc-verify board` builds from).

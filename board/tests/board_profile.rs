@@ -13,8 +13,8 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use hqc_board::board::profile::{self, expected_components, ProfileReport, OPERATIONS};
-use hqc_board::board::{self, BoardArgs, FlavourSel};
+use hqc_board::profile::{self, expected_components, ProfileReport, OPERATIONS};
+use hqc_board::{self as board, BoardArgs, FlavourSel};
 use hqc_verify::core::code::Decoder;
 use hqc_verify::core::params::Flavour;
 use hqc_verify::core::probe::Component;

@@ -6,7 +6,7 @@
 //!   minimises the whole instruction count (docs/thumb2.md).
 //! * [`thumb2::sim`]: a host-side interpreter of the emitted subset, the test oracle.
 //! * [`bs_tower`]: the firmware's beta-independent bitsliced tower-field header
-//!   `bs_tower_gen.h` (binary `gen-bs-tower`).
+//!   `bs_tower_gen.h` (written by fafft-config's binary `gen-bs-tower`).
 //! * [`m4timing`]: the Cortex-M4 timing rules of docs/m4-timing.md, shared by the static model
 //!   ([`thumb2::insn::cycles`]) and the board's cycle estimate (`hqc_board::m4cycles`).
 

@@ -12,8 +12,8 @@
 //! * Progress: an indicatif bar with rate and ETA on stderr when stderr is a terminal.
 
 use crate::error::{Result, SearchError};
-use crate::params::Shard;
 use crate::scan::{Candidate, ChunkResult, ChunkSource};
+use crate::shard::Shard;
 use fafft_config::output::write_atomic;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -18,6 +18,7 @@
 //! is a symbolic link or not a directory is refused. A rejected configuration writes nothing.
 
 use fafft_config::beta::parse_u32;
+use fafft_config::output::{replace_dir, ReplaceStep};
 use fafft_config::ConfigError;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -198,23 +199,21 @@ impl Staging {
                     ),
                 )
             })?;
-        } else if out.exists() {
+        } else {
             let old = self
                 .parent
                 .join(format!(".{}.old-{}", self.name, std::process::id()));
-            std::fs::rename(&out, &old)
-                .map_err(|e| dir_err(&out, format!("cannot move the old directory aside: {e}")))?;
-            if let Err(e) = std::fs::rename(&self.tmp, &out) {
-                let _ = std::fs::rename(&old, &out);
-                return Err(dir_err(
-                    &out,
-                    format!("cannot rename the new directory in: {e}"),
-                ));
+            if let Err(e) = replace_dir(&self.tmp, &out, &old) {
+                let what = match e.step {
+                    ReplaceStep::MoveAside => Some("cannot move the old directory aside"),
+                    ReplaceStep::RenameIn => Some("cannot rename the new directory in"),
+                    // the new directory is in place; a leftover old one is only untidy
+                    ReplaceStep::RemoveOld => None,
+                };
+                if let Some(what) = what {
+                    return Err(dir_err(&out, format!("{what}: {}", e.source)));
+                }
             }
-            let _ = std::fs::remove_dir_all(&old);
-        } else {
-            std::fs::rename(&self.tmp, &out)
-                .map_err(|e| dir_err(&out, format!("cannot rename the new directory in: {e}")))?;
         }
         self.done = true;
         Ok(())

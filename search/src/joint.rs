@@ -45,7 +45,7 @@ pub use screen::screen;
 
 use crate::driver::RunOptions;
 use crate::error::Result;
-use crate::params::Shard;
+use crate::shard::Shard;
 use fafft_config::cost::CALIBRATED_MODEL_VERSION as COST_MODEL_VERSION;
 use screen::json_diff;
 use serde::{Deserialize, Serialize};

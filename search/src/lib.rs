@@ -3,7 +3,7 @@
 //! Library half of the `search` command-line tool (`src/main.rs` is a thin clap front end).
 //!
 //! The modulus search (`docs/fafft.md` §8, §11.1, §11.2):
-//! [`params`] (fields, bases, hex, shards) → [`kernel`] (per-orbit minimal polynomial and wt(M)) →
+//! [`fields`] (fields and bases), [`hex_text`], [`shard`] → [`kernel`] (per-orbit minimal polynomial and wt(M)) →
 //! [`scan`] (chunked enumeration, mergeable results) → [`driver`] (threads, checkpoints,
 //! progress) → [`report`] (proof of the optima, JSON, merge of shards); [`single`] is the
 //! one-configuration report, [`sparse`] the representation-free admissibility test and
@@ -25,6 +25,8 @@ pub mod digest;
 pub mod driver;
 pub mod error;
 pub mod export;
+pub mod fields;
+pub mod hex_text;
 pub mod joint;
 pub mod kernel;
 pub mod measure;
@@ -34,11 +36,11 @@ pub mod measured_table;
 pub mod merge;
 pub mod model_error;
 pub mod moduli;
-pub mod params;
 pub mod plan_export;
 pub mod plot;
 pub mod report;
 pub mod scan;
+pub mod shard;
 pub mod single;
 pub mod slp_cmd;
 pub mod sparse;

@@ -27,8 +27,8 @@ use fafft_config::output::write_atomic;
 use search::driver::RunOptions;
 use search::merge::merge_reports;
 use search::moduli::{run_moduli, ModuliArgs};
-use search::params::Shard;
 use search::report::{summary, to_json};
+use search::shard::Shard;
 use search::single::{modulus_report, render_text};
 use search::SearchError;
 use std::path::{Path, PathBuf};
@@ -393,7 +393,7 @@ fn run_merge(a: MergeCmd) -> Result<()> {
     }
     let report = merge_reports(
         &data,
-        |m| search::params::field_ctx(m).ok(),
+        |m| search::fields::field_ctx(m).ok(),
         threads.map(|t| t as usize),
     )?;
     emit(&to_json(&report)?, out.as_deref(), json)?;

@@ -4,7 +4,8 @@
 //! one configuration (one this tool accepts) and form one complete split.
 
 use crate::error::{Result, SearchError};
-use crate::params::{parse_hex_poly, FieldCtx};
+use crate::fields::FieldCtx;
+use crate::hex_text::parse_hex_poly;
 use crate::report::{
     check_one_split, finalize, orbit_count, report_config, Entry, ScanReport, SCHEMA_VERSION,
     TOOL_VERSION,

@@ -3,9 +3,10 @@
 use crate::bounds::check_ml;
 use crate::driver::{run, RunConfig, RunOptions};
 use crate::error::{Result, SearchError};
-use crate::params::{field_ctx, FieldCtx, Shard, SPARSE_MS};
+use crate::fields::{field_ctx, FieldCtx, SPARSE_MS};
 use crate::report::{finalize, orbit_count, ScanReport, SCHEMA_VERSION, TOOL_VERSION};
 use crate::scan::{ChunkSource, SparseSource, SparseSpace};
+use crate::shard::Shard;
 
 /// What to scan.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,9 +12,10 @@ mod proof;
 
 use crate::driver::RunConfig;
 use crate::error::{Result, SearchError};
+use crate::fields::FieldCtx;
 use crate::kernel::Scorer;
-use crate::params::{FieldCtx, Shard};
 use crate::scan::{Candidate, ChunkResult, ORDER};
+use crate::shard::Shard;
 use num_bigint::BigUint;
 use proof::{verification_note, verify};
 use rayon::prelude::*;

@@ -6,7 +6,8 @@
 
 use crate::bounds::check_ml;
 use crate::error::{Result, SearchError};
-use crate::params::{field_ctx, hex_elem};
+use crate::fields::field_ctx;
+use crate::hex_text::hex_elem;
 use crate::report::{SCHEMA_VERSION, TOOL_VERSION};
 use algebra::modulus::{modulus_from_minpoly, residues_mod_32};
 use fafft_config::beta::parse_elem;
@@ -87,7 +88,7 @@ pub fn modulus_report(m: u32, l: u32, beta_spec: &str) -> Result<ModulusReport> 
         basis: ctx.basis_desc(),
         beta: bh,
         beta_coords: format!("{:#x}", ctx.coords(beta)),
-        p: crate::params::hex_poly(p_low, m),
+        p: crate::hex_text::hex_poly(p_low, m),
         minpoly_exponents: p.exponents(),
         degree: modulus.degree().unwrap_or(0),
         weight: modulus.weight(),

@@ -7,7 +7,7 @@
 //! routines, the Thumb-2 Keccak and support expansion of `board/m4kem/`, the generated
 //! tower header (`fwgen::bs_tower`), and three generated files: `api.h`, `hqc_config.h`
 //! (level and flavour) and `README.md`. The export is loaded and verified first
-//! ([`crate::board::params::load`]); the folder is written atomically (a temporary folder
+//! ([`crate::export_input::load`]); the folder is written atomically (a temporary folder
 //! beside it, then one rename) and an existing one is replaced only with `force`.
 
 pub mod board;
@@ -18,10 +18,11 @@ mod tests;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use fafft_config::output::{replace_dir, ReplaceStep};
 use thiserror::Error;
 
-use crate::board::params::{load, Config};
-use crate::board::BoardError;
+use crate::error::BoardError;
+use crate::export_input::{load, Config};
 use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
 
 /// The KEM sources, copied unchanged (file name, text).
@@ -522,18 +523,18 @@ fn write_all(tmp: &Path, files: &[(String, Vec<u8>)]) -> Result<(), PackageError
     Ok(())
 }
 
-/// Moves `tmp` to `dir`; an existing `dir` is moved aside first and removed after.
+/// Moves `tmp` to `dir` ([`fafft_config::output::replace_dir`]); an existing `dir` is moved
+/// aside first and removed after.
 fn replace(tmp: &Path, dir: &Path, parent: &Path, tag: &str) -> Result<(), PackageError> {
-    if !dir.exists() {
-        return fs::rename(tmp, dir).map_err(io("rename into place", dir));
-    }
     let old = parent.join(format!(".m4f.old-{tag}"));
-    fs::rename(dir, &old).map_err(io("move aside", dir))?;
-    if let Err(e) = fs::rename(tmp, dir) {
-        let _ = fs::rename(&old, dir);
-        return Err(io("rename into place", dir)(e));
-    }
-    fs::remove_dir_all(&old).map_err(io("remove", &old))
+    replace_dir(tmp, dir, &old).map_err(|e| {
+        let action = match e.step {
+            ReplaceStep::MoveAside => "move aside",
+            ReplaceStep::RenameIn => "rename into place",
+            ReplaceStep::RemoveOld => "remove",
+        };
+        io(action, &e.path)(e.source)
+    })
 }
 
 /// The report as text.

@@ -10,7 +10,7 @@ use fafft_config::export::{command_of, render};
 use fafft_config::spec::Provenance;
 use fafft_config::transform::Chain;
 
-use hqc_board::board::{self, BoardArgs, BoardReport, FlavourSel};
+use hqc_board::{self as board, BoardArgs, BoardReport, FlavourSel};
 use hqc_verify::core::params::{Flavour, Level};
 
 pub fn exports_root() -> PathBuf {

@@ -16,11 +16,15 @@
 //!
 //! [`check_writable`] applies the same rule up front, so a command can refuse an unwritable
 //! output before minutes of work; [`same_file`] tells whether two paths name the same file (for
-//! refusing `--checkpoint X --out X`).
+//! refusing `--checkpoint X --out X`). A folder written as a whole (an export, a package) is
+//! put in place by [`replace_dir`].
 
 use std::io::{Error, ErrorKind, Write};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Component, Path, PathBuf};
+
+mod replace_dir;
+pub use replace_dir::{replace_dir, ReplaceDirError, ReplaceStep};
 
 /// What an output path names, after following symbolic links.
 #[derive(Debug)]

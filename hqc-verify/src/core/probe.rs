@@ -1,6 +1,6 @@
 //! Per-component instrumentation hooks for profiling: `hqc-verify profile` (host, wall-clock
 //! time, [`crate::profile`]) and `hqc-verify board --profile` (the emulated Cortex-M4, executed
-//! instructions and estimated cycles, `hqc-verify/board/m4kem` and `hqc_board::board::profile`).
+//! instructions and estimated cycles, `hqc-verify/board/m4kem` and `hqc_board::profile`).
 //! Both use the components defined here, and only these.
 //!
 //! The algorithm brackets each leaf step with [`Probe::enter`]/[`Probe::leave`]; regions

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::digest::{check_member, Verdict};
 use crate::error::{Result, SearchError};
-use crate::params::Shard;
+use crate::shard::Shard;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -6,8 +6,9 @@
 use super::{Entry, MAX_FAFFT_LOG_N};
 use crate::driver::RunConfig;
 use crate::error::{Result, SearchError};
+use crate::fields::FieldCtx;
+use crate::hex_text::{hex_elem, hex_poly};
 use crate::kernel::{exponents_of, Scorer};
-use crate::params::{hex_elem, hex_poly, FieldCtx};
 use crate::scan::Candidate;
 use algebra::gf2x::Poly;
 use algebra::modulus::{is_admissible_minpoly, modulus_from_minpoly, residues_mod_32};

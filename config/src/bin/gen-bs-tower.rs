@@ -1,6 +1,6 @@
 //! Prints the bitsliced tower-field header `bs_tower_gen.h` ([`fwgen::bs_tower`]) to stdout,
-//! or writes it to the file given as the only argument (via a temporary file, so a failed run
-//! never leaves a half-written header).
+//! or writes it to the file given as the only argument (by [`fafft_config::output::write_atomic`],
+//! so a failed run never leaves a half-written header).
 
 use std::io::Write;
 
@@ -9,12 +9,8 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.as_slice() {
         [] => std::io::stdout().write_all(text.as_bytes())?,
-        [path] => {
-            let tmp = format!("{path}.tmp");
-            std::fs::write(&tmp, &text).map_err(|e| anyhow::anyhow!("cannot write {tmp}: {e}"))?;
-            std::fs::rename(&tmp, path)
-                .map_err(|e| anyhow::anyhow!("cannot rename {tmp} to {path}: {e}"))?;
-        }
+        [path] => fafft_config::output::write_atomic(std::path::Path::new(path), text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {path}: {e}"))?,
         _ => anyhow::bail!("usage: gen-bs-tower [OUTPUT.h]"),
     }
     Ok(())

@@ -33,12 +33,14 @@ mod trace;
 
 use serde::Serialize;
 
-use super::args::BoardArgs;
-use super::params;
-use super::report::ParamsInfo;
-use super::runs::exit_meaning;
-use super::toolchain::{self, Paths};
-use super::{progress, BoardError};
+use crate::args::BoardArgs;
+use crate::error::BoardError;
+use crate::export_input;
+use crate::paths::Paths;
+use crate::progress::progress;
+use crate::report::ParamsInfo;
+use crate::runs::exit_meaning;
+use crate::toolchain;
 use hqc_verify::core::params::Flavour;
 
 use compare::check_flavour;
@@ -251,14 +253,14 @@ const TRACED: &str = "per region instance (bench_start .. bench_stop around one 
 
 /// Runs the check for the export of `args.params` and the flavours of `args.flavour`.
 pub fn check(args: &BoardArgs, opt: CtOptions) -> Result<CtReport, BoardError> {
-    let cfg = params::load(&args.params, args.level)?;
+    let cfg = export_input::load(&args.params, args.level)?;
     let paths = Paths::new(args, &cfg.dir)?;
     progress("checking the toolchain");
     toolchain::ensure_tools(&paths)?;
     build_plugin(&paths)?;
     // The decoder of the board check (`--decoder`, else the board default).
     let features =
-        super::profile::m4kem_features(super::profile::decoder_of(args, cfg.level), false);
+        crate::profile::m4kem_features(crate::profile::decoder_of(args, cfg.level), false);
     progress(&format!(
         "building m4kem (MUL=c-fafft, features [{features}]) with the constant-time driver ct_driver.c"
     ));

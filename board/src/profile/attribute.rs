@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use super::super::report::Checks;
 use super::{expected_components, ComponentFigures, OperationProfile, OPERATIONS};
 use crate::m4cycles::{self, ClassCounts};
+use crate::report::Checks;
 use hqc_verify::core::probe::Component;
 
 #[derive(Clone, Debug, Default)]

@@ -3,9 +3,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::super::params::Config;
-use super::super::runs::{exit_meaning, tail};
-use super::super::toolchain::Paths;
 use super::driver::{parse_cases, run_driver};
 use super::symbols::Symbols;
 use super::trace::{
@@ -15,6 +12,9 @@ use super::{
     choose_cases, progress, BoardError, CaseChoice, CtCase, CtFlavour, CtOptions, CtRegion,
     Divergence, Site,
 };
+use crate::export_input::Config;
+use crate::paths::Paths;
+use crate::runs::{exit_meaning, tail};
 use hqc_verify::core::params::{Flavour, Hqc1, Hqc3, Hqc5, Level, ParamSet};
 
 /// Region r of case j is instance 4j + r.

@@ -8,12 +8,12 @@ use fafft_config::cost::{
     COST_MODEL_VERSION,
 };
 
-use super::counts::round4;
-use super::params::Config;
-use super::report::{
+use crate::counts::round4;
+use crate::error::BoardError;
+use crate::export_input::Config;
+use crate::report::{
     CalibratedComparison, CalibratedRow, Counts, ModelComparison, ModelRow, StageFigures,
 };
-use super::BoardError;
 
 /// Forward transforms per product (both operands are transformed on the board).
 const FORWARD_TRANSFORMS: u64 = 2;

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use super::super::firmware::errors_only;
-use super::super::runs::{make_cmd, qemu_cmd, run_logged, tail};
-use super::super::toolchain::Paths;
 use super::symbols::Symbols;
 use super::trace::{parse_traces, TraceLine};
 use super::BoardError;
+use crate::firmware::errors_only;
+use crate::paths::Paths;
+use crate::runs::{make_cmd, qemu_cmd, run_logged, tail};
 use hqc_verify::core::params::{Flavour, Level};
 
 pub(super) fn marker(syms: &Symbols, elf: &Path, name: &'static str) -> Result<u32, BoardError> {

@@ -7,8 +7,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::profile::{ProfileReport, OPERATIONS};
-use super::published;
+use super::{ProfileReport, OPERATIONS};
+use crate::published;
 use hqc_verify::core::params::Level;
 use hqc_verify::core::probe::Component;
 

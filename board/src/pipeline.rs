@@ -13,7 +13,7 @@
 //! params.json and the C headers into one folder. This command takes that folder to the
 //! board, in the order of [`execute`]:
 //!
-//! 1. [`params`]: the export is loaded and verified by the one configuration reader
+//! 1. [`export_input`]: the export is loaded and verified by the one configuration reader
 //!    (`fafft_config`: every field re-derived, every header against its SHA-256); problems
 //!    here are errors, and nothing is built;
 //! 2. [`kem::Expected`]: the digests the board's KAT entries must reproduce, from the pins
@@ -21,17 +21,17 @@
 //! 3. [`toolchain`]: the tools exist (installed when missing);
 //! 4. [`firmware`]: the firmware is built and its on-board tests run (the black-box modulus
 //!    extraction, random products against an on-board schoolbook product, board/host hashes);
-//! 5. [`counts`]: one ring product and its stages are counted ([`runs`]: QEMU and the
+//! 5. [`counts`]: one ring product and its stages are counted ([`crate::runs`]: QEMU and the
 //!    instruction-counting plugin);
 //! 6. [`kem`]: `m4kem` with the same multiplier regenerates KAT entries on the board;
 //! 7. [`model`]: the cost model of this configuration is set beside the counts;
-//! 8. [`report`], [`render`]: the report, as JSON or text.
+//! 8. [`report`], [`crate::render`]: the report, as JSON or text.
 //!
 //! QEMU is a functional model: the counts are executed **instructions**, not cycles. Every
 //! region (the product, its stages, KeyGen/Encaps/Decaps) also carries **estimated cycles**:
 //! the plugin's per-region instruction classes weighted with the Cortex-M4 TRM timings
 //! ([`crate::m4cycles`], docs/m4-timing.md, zero wait states); the report names the rules'
-//! version ([`Timing`]).
+//! version ([`crate::report::Timing`]).
 //!
 //! [`execute`] returns the report (a failed check is in it, `passed = false`); `Err` when the
 //! command could not run (bad params.json, a tool that cannot be installed). The binary exits
@@ -41,134 +41,31 @@
 //! and `<repo>/build/m4kem/` (m4kem), so a rerun only relinks and reruns QEMU; the JSON report
 //! holds no times and is byte-identical between runs.
 
-pub mod args;
-pub mod counts;
-pub mod ct;
-pub mod firmware;
-pub mod kem;
-pub mod model;
-pub mod params;
-pub mod profile;
-pub mod profile_svg;
-pub mod published;
-pub mod render;
-pub mod report;
-pub mod runs;
-pub mod toolchain;
-
-use std::path::{Path, PathBuf};
-
-use thiserror::Error;
-
-pub use args::{parse_flavours, parse_level, BoardArgs, FlavourSel};
-pub use counts::{timing, ANCHOR_KEM_HQC1, ANCHOR_PRODUCT, ANCHOR_SOURCE, COUNT_NOTE};
-pub use params::{load, Config, FIRMWARE_L};
-pub use render::render_text;
-pub use report::{
-    Anchor, BoardReport, Check, Counts, KatRun, KemCounts, ModelComparison, ModelRow, ParamsInfo,
-    StageFigures, Stages, Timing, Toolchain, SCHEMA_VERSION,
-};
+use std::path::Path;
 
 use hqc_verify::kat;
-use report::Checks;
 
-/// Why `hqc-verify board` could not run (a failed check is not an error: it is in the report).
-#[derive(Debug, Error)]
-pub enum BoardError {
-    /// params.json is refused by the configuration reader.
-    #[error(transparent)]
-    Config(#[from] fafft_config::ConfigError),
-    /// params.json or its folder is refused by a rule of the board.
-    #[error("{0}")]
-    Params(String),
-    /// A file or folder that cannot be read, created or written.
-    #[error("cannot {action} {path}: {source}")]
-    Io {
-        /// What was attempted.
-        action: &'static str,
-        /// The path.
-        path: PathBuf,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A program that cannot be started.
-    #[error("cannot start {program}: {source}")]
-    Spawn {
-        /// The program.
-        program: String,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The board toolchain is missing and could not be installed.
-    #[error("{0}")]
-    Toolchain(String),
-    /// The board sources of this repository are missing.
-    #[error("{0}")]
-    Sources(String),
-    /// An ELF without a symbol the instruction counter needs.
-    #[error("{elf}: no {symbol} symbol")]
-    Symbol {
-        /// The ELF.
-        elf: PathBuf,
-        /// The symbol.
-        symbol: &'static str,
-    },
-    /// The KAT expectations cannot be read.
-    #[error(transparent)]
-    Kat(#[from] kat::KatError),
-    /// A KAT entry without a committed pin (a repository defect).
-    #[error("no committed board digest for {level} {flavour} KAT entry count = {count}")]
-    MissingPin {
-        /// Level.
-        level: hqc_verify::core::params::Level,
-        /// Flavour.
-        flavour: hqc_verify::core::params::Flavour,
-        /// Entry.
-        count: usize,
-    },
-    /// A plugin log that cannot be read (or lacks the instruction classes).
-    #[error("instruction-counting plugin log {path}: {why}")]
-    PluginLog {
-        /// The log.
-        path: PathBuf,
-        /// What is wrong.
-        why: String,
-    },
-    /// The cost model cannot be evaluated for this configuration.
-    #[error("the cost model cannot be evaluated: {0}")]
-    Model(String),
-    /// The report cannot be serialised.
-    #[error("cannot serialise the report: {0}")]
-    Json(#[from] serde_json::Error),
-}
-
-impl BoardError {
-    pub(crate) fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
-        BoardError::Io {
-            action,
-            path: path.to_path_buf(),
-            source,
-        }
-    }
-}
-
-/// Progress on stderr.
-pub(crate) fn progress(msg: &str) {
-    fafft_config::output::note(format_args!("board: {msg}"));
-}
+use crate::args::{self, BoardArgs};
+use crate::counts::{self, COUNT_NOTE};
+use crate::error::BoardError;
+use crate::export_input::{self, Config};
+use crate::paths::Paths;
+use crate::progress::progress;
+use crate::report::{
+    self, BoardReport, Check, Checks, Counts, KemCounts, ModelComparison, SCHEMA_VERSION,
+};
+use crate::{firmware, kem, model, profile, published, toolchain};
 
 /// Runs every step and returns the report (progress goes to stderr). `Ok` with a failed
 /// check is a report whose `passed` is false; `Err`: the command could not run.
 pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
     // The export: β, its modulus M and the plan (l, c), written by `search export` and
     // verified field by field and file by file.
-    let cfg = params::load(&args.params, args.level)?;
+    let cfg = export_input::load(&args.params, args.level)?;
     check_xor_inputs(args, &cfg)?;
     // What the board's KAT entries must reproduce: the committed pins (no outside file).
     let expected = kem::Expected::read(args, cfg.level)?;
-    let paths = toolchain::Paths::new(args, &cfg.dir)?;
+    let paths = Paths::new(args, &cfg.dir)?;
     progress("checking the toolchain");
     let toolchain = toolchain::ensure_tools(&paths)?;
     let mut ck = Checks::default();
@@ -298,7 +195,7 @@ fn model_steps(
 
 /// Builds the firmware for the headers of `paths.params_dir`, runs its on-board tests and
 /// counts one product and its stages.
-fn firmware_steps(paths: &toolchain::Paths, args: &BoardArgs, ck: &mut Checks) -> Counts {
+fn firmware_steps(paths: &Paths, args: &BoardArgs, ck: &mut Checks) -> Counts {
     progress(&format!(
         "building the firmware for {} into {}",
         paths.params_dir.display(),
@@ -320,7 +217,7 @@ fn firmware_steps(paths: &toolchain::Paths, args: &BoardArgs, ck: &mut Checks) -
 /// modulus extraction, the products against the schoolbook product) fail.
 pub fn firmware_checks(dir: &Path, args: &BoardArgs) -> Result<(Vec<Check>, Counts), BoardError> {
     let dir = std::fs::canonicalize(dir).map_err(|e| BoardError::io("resolve", dir, e))?;
-    let paths = toolchain::Paths::new(args, &dir)?;
+    let paths = Paths::new(args, &dir)?;
     toolchain::ensure_tools(&paths)?;
     let mut ck = Checks::default();
     let counts = firmware_steps(&paths, args, &mut ck);

@@ -4,10 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use super::report::{Anchor, Checks, Counts, StageFigures, Stages, Timing};
-use super::runs::{run_counted, CountedRegion};
-use super::toolchain::Paths;
 use crate::m4cycles::{TimingRules, TIMING_VERSION};
+use crate::paths::Paths;
+use crate::report::{Anchor, Checks, Counts, StageFigures, Stages, Timing};
+use crate::runs::{run_counted, CountedRegion};
 use hqc_verify::core::params::Level;
 
 /// The published HQC Cortex-M4 firmware (ePrint 2026/739) measured on this QEMU machine

@@ -7,13 +7,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::args::BoardArgs;
-use super::firmware::errors_only;
-use super::params::Config;
-use super::report::{Checks, KatRun};
-use super::runs::{exit_meaning, run_counted, run_logged, tail};
-use super::toolchain::Paths;
-use super::{progress, BoardError};
+use crate::args::BoardArgs;
+use crate::error::BoardError;
+use crate::export_input::Config;
+use crate::firmware::errors_only;
+use crate::paths::Paths;
+use crate::progress::progress;
+use crate::report::{Checks, KatRun};
+use crate::runs::{exit_meaning, run_counted, run_logged, tail};
 use hqc_verify::core::params::{Flavour, Level};
 use hqc_verify::kat;
 

@@ -1,4 +1,5 @@
-//! Parameters of a search: field degree and Cantor basis per m, hex field elements, shard specs.
+//! The fields of a search: field degree, representation and Cantor basis per m, behind one
+//! object per supported m ([`FieldCtx`], [`field_ctx`]).
 //!
 //! Supported fields (`docs/fafft.md` §2.4, §3.2):
 //!
@@ -10,12 +11,11 @@
 //! | 64  | `F2[z]/(z^64+z^4+z^3+z+1)` (`bitpolymul2`) | `0x9dc338f8399031b4` |
 //! | 128 | none: representation-free search over P only (§8.2) | — |
 //!
-//! Field elements are written as hex strings of at most `m/4` digits (parsed by the one rule of
-//! [`fafft_config::beta`]) (`0x00103674` for m = 32)
-//! in the representation above; the canonical shift `v_{m/2}` depends on the basis (§3.4), so
-//! every report names the basis.
+//! Field elements are written in the representation above ([`crate::hex_text`]); the canonical
+//! shift `v_{m/2}` depends on the basis (§3.4), so every report names the basis.
 
 use crate::error::{Result, SearchError};
+use crate::hex_text::hex_elem;
 use algebra::cantor::CantorBasis;
 use algebra::field::{BinaryField, Poly64, Tower};
 use algebra::gf2x::Poly;
@@ -28,64 +28,6 @@ pub const POLY64_CANTOR_TOP: u64 = 0x9dc338f8399031b4;
 pub const FIELD_MS: &str = "8, 16, 32, 64";
 /// Field degrees that the representation-free sparse-P search accepts.
 pub const SPARSE_MS: &str = "8, 16, 32, 64, 128";
-
-/// Format a field element (or any m-bit value) as `0x` + m/4 hex digits.
-pub fn hex_elem(bits: u64, m: u32) -> String {
-    format!("0x{:0w$x}", bits, w = (m / 4) as usize)
-}
-
-/// Format the degree-m polynomial `y^m + p_low` as a hex integer (`0x107585e13` for m = 32).
-pub fn hex_poly(p_low: u128, m: u32) -> String {
-    format!("0x1{:0w$x}", p_low, w = (m / 4) as usize)
-}
-
-/// Parse the low part of a `hex_poly` string back (the leading `1` digit must be `y^m`).
-pub fn parse_hex_poly(s: &str, m: u32) -> Option<u128> {
-    let digits = s.strip_prefix("0x")?;
-    if digits.len() != (m / 4) as usize + 1 || !digits.starts_with('1') {
-        return None;
-    }
-    u128::from_str_radix(&digits[1..], 16).ok()
-}
-
-/// A shard `I/S`: this run covers the chunks with index ≡ I (mod S).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Shard {
-    /// I, 0 ≤ I < S.
-    pub index: u32,
-    /// S ≥ 1.
-    pub count: u32,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = SearchError;
-    fn from_str(spec: &str) -> Result<Self> {
-        let bad = |reason: &str| SearchError::BadShard {
-            spec: spec.to_string(),
-            reason: reason.to_string(),
-        };
-        let (i, s) = spec.split_once('/').ok_or_else(|| bad("missing '/'"))?;
-        let number = |text: &str, name: &str| -> Result<u32> {
-            let t = text.trim();
-            t.parse().map_err(|_| {
-                if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-                    bad(&format!("{name} = {t} is larger than {}", u32::MAX))
-                } else {
-                    bad(&format!("{name} is not a non-negative integer"))
-                }
-            })
-        };
-        let index = number(i, "I")?;
-        let count = number(s, "S")?;
-        if count == 0 {
-            return Err(bad("S must be at least 1"));
-        }
-        if index >= count {
-            return Err(bad("I must be smaller than S"));
-        }
-        Ok(Shard { index, count })
-    }
-}
 
 /// Field operations the search needs, behind one object per supported m (dispatch once).
 pub trait FieldCtx: Send + Sync {
@@ -255,25 +197,6 @@ pub fn field_ctx(m: u32) -> Result<Box<dyn FieldCtx>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hex_round_trip() {
-        assert_eq!(hex_elem(0x00103674, 32), "0x00103674");
-        assert_eq!(hex_poly(0x07585e13, 32), "0x107585e13");
-        assert_eq!(parse_hex_poly("0x107585e13", 32), Some(0x07585e13));
-        assert_eq!(parse_hex_poly("0x169", 8), Some(0x69));
-    }
-
-    #[test]
-    fn shard_specs() {
-        assert_eq!(
-            "1/3".parse::<Shard>().ok(),
-            Some(Shard { index: 1, count: 3 })
-        );
-        for bad in ["3/2", "1/0", "garbage", "-1/2", "1/", "/2", "2/2"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn basis_descriptions() {

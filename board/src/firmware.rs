@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Duration;
 
-use super::progress;
-use super::report::Checks;
-use super::runs::{self, exit_meaning, qemu_cmd, run_logged, tail};
-use super::toolchain::Paths;
+use crate::paths::Paths;
+use crate::progress::progress;
+use crate::report::Checks;
+use crate::runs::{self, exit_meaning, qemu_cmd, run_logged, tail};
 
 const FW_ELFS: [&str; 4] = ["test_field", "test_mul", "bench_mul", "bench_stages"];
 

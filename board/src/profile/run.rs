@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use super::super::report::Checks;
-use super::super::runs::{exit_meaning, make_cmd, nm, qemu_cmd, run_logged, tail};
-use super::super::toolchain::Paths;
-use super::super::BoardError;
 use super::attribute::profile_from_logs;
 use super::{FlavourProfile, OPERATIONS};
+use crate::error::BoardError;
+use crate::paths::Paths;
+use crate::report::Checks;
+use crate::runs::{exit_meaning, make_cmd, nm, qemu_cmd, run_logged, tail};
 use hqc_verify::core::params::{Flavour, Level};
 use hqc_verify::core::probe::Component;
 

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::toolchain::Paths;
-use super::BoardError;
+use crate::error::BoardError;
 use crate::m4cycles;
+use crate::paths::Paths;
 
 /// The firmware Makefile (`make -C <board sources>/firmware -s`) with the folders of one run
 /// (`PARAMS_DIR`, `BUILD`, `PLUGIN`): every `make` of the board starts here; callers add

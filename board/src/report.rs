@@ -130,7 +130,7 @@ pub struct BoardReport {
     pub anchor: Anchor,
     /// Our estimated cycles beside the published board cycles (ePrint 2026/739 and Jang et
     /// al.'s best case), with the estimator's stated error (`board::published`).
-    pub cycle_anchors: Option<super::published::CycleAnchors>,
+    pub cycle_anchors: Option<crate::published::CycleAnchors>,
     /// What the counts are.
     pub note: String,
     /// How the cycles of the report are estimated.
@@ -411,7 +411,7 @@ pub(crate) struct Checks(pub(crate) Vec<Check>);
 impl Checks {
     pub(crate) fn push(&mut self, name: String, passed: bool, detail: String) {
         if !passed {
-            super::progress(&format!("FAIL {name}: {detail}"));
+            crate::progress::progress(&format!("FAIL {name}: {detail}"));
         }
         self.0.push(Check {
             name,

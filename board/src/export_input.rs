@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use fafft_config::rules::{level_of_n, HqcLevel};
 use fafft_config::verify::Verified;
 
-use super::report::ParamsInfo;
-use super::BoardError;
+use crate::error::BoardError;
+use crate::report::ParamsInfo;
 use hqc_verify::core::params::Level;
 
 /// The transform sizes the firmware tables are built for (the one definition, `fafft_config::rules`).

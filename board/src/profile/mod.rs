@@ -27,20 +27,23 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::args::BoardArgs;
-use super::kem::{self, Expected};
-use super::params::{self, Config};
-use super::report::{Checks, Timing};
-use super::toolchain::{self, Paths};
-use super::{progress, BoardError};
+use crate::args::BoardArgs;
+use crate::error::BoardError;
+use crate::export_input::{self, Config};
+use crate::kem::{self, Expected};
+use crate::paths::Paths;
+use crate::progress::progress;
+use crate::report::{Checks, Timing};
+use crate::toolchain;
 use hqc_verify::core::code::Decoder;
 use hqc_verify::core::params::{Flavour, Level};
 use hqc_verify::core::probe::Component;
 use hqc_verify::multiplier::MultiplierKind;
 
-pub use super::profile_svg::{render_svg, write_svg};
+mod svg;
 pub use render::render_text;
 use run::{add_host, build_plugin, profile_on_board};
+pub use svg::{render_svg, write_svg};
 
 /// Version of the profile JSON (docs/board.md §14).
 pub const PROFILE_SCHEMA_VERSION: u32 = 3;
@@ -157,7 +160,7 @@ pub struct ProfileReport {
     /// Failed checks.
     pub failed: Vec<String>,
     /// Every check.
-    pub checks: Vec<super::Check>,
+    pub checks: Vec<crate::report::Check>,
     /// "HQC-1" ...
     pub level: String,
     /// The configuration (`config_id` of params.json).
@@ -213,7 +216,7 @@ pub(crate) fn m4kem_features(decoder: Decoder, profile: bool) -> String {
 
 /// Runs the profile (progress on stderr). `Ok` with a failed check has `passed = false`.
 pub fn execute(args: &BoardArgs) -> Result<ProfileReport, BoardError> {
-    let cfg: Config = params::load(&args.params, args.level)?;
+    let cfg: Config = export_input::load(&args.params, args.level)?;
     let level = cfg.level;
     let decoder = decoder_of(args, level);
     let one = BoardArgs {
@@ -306,7 +309,7 @@ pub fn execute(args: &BoardArgs) -> Result<ProfileReport, BoardError> {
             })
             .collect(),
         flavours,
-        timing: super::counts::timing(),
+        timing: crate::counts::timing(),
         note: PROFILE_NOTE.into(),
     })
 }

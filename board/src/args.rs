@@ -41,7 +41,7 @@ pub struct BoardArgs {
     #[arg(long, conflicts_with = "profile")]
     pub ct_check: bool,
     /// Reed-Solomon decoder of the board's Decaps: bm or eea (default: the faster on the
-    /// board at this level, `board::profile::default_decoder`).
+    /// board at this level, `crate::profile::default_decoder`).
     #[arg(long, value_parser = parse_decoder)]
     pub decoder: Option<Decoder>,
     /// Profile KeyGen, Encaps and Decaps component by component on the board, with the host

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::super::runs::nm;
 use super::BoardError;
+use crate::runs::nm;
 
 /// Function symbols of an ELF (`arm-none-eabi-nm -n -C`), for naming instructions.
 pub struct Symbols {

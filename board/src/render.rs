@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::report::BoardReport;
+use crate::report::BoardReport;
 
 fn fmt_n(v: Option<u64>) -> String {
     match v {
@@ -51,9 +51,9 @@ pub fn render_text(r: &BoardReport) -> String {
 }
 
 /// Our estimated cycles beside the published board cycles, with the estimator's error.
-fn render_cycle_anchors(s: &mut String, a: &super::published::CycleAnchors, version: &str) {
+fn render_cycle_anchors(s: &mut String, a: &crate::published::CycleAnchors, version: &str) {
     let c = &a.estimator_check;
-    let (lo, hi) = super::published::kem_error_band();
+    let (lo, hi) = crate::published::kem_error_band();
     let _ = writeln!(
         s,
         "\nEstimated cycles ({version}) beside published board cycles:\n  A: {}\n  B: {}\n  \
@@ -275,7 +275,7 @@ fn render_stages(s: &mut String, r: &BoardReport) {
     if let Some(st) = &r.counts.stages {
         let (i, c) = (&st.instructions, &st.cycles);
         let tot = Some((i.instrumented_total, c.instrumented_total));
-        type Pick = fn(&super::report::StageFigures) -> u64;
+        type Pick = fn(&crate::report::StageFigures) -> u64;
         let split = r.params.split.is_some();
         let twomod = r.params.second.is_some();
         let pick = |sp: &'static str, tm: &'static str, one: &'static str| {
