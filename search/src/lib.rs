@@ -1,17 +1,25 @@
 //! # search: low-weight FAFFT moduli, CRT plans, plots and firmware export
 //!
 //! Library half of the `search` command-line tool (`src/main.rs` is a thin clap front end).
+//! It owns the path from β to an export; the configuration itself (rules, derivation,
+//! params.json, headers, routines, the cost models) is the `fafft-config` crate's.
 //!
-//! The modulus search (`docs/fafft.md` §8, §11.1, §11.2):
-//! [`fields`] (fields and bases), [`hex_text`], [`shard`] → [`kernel`] (per-orbit minimal polynomial and wt(M)) →
-//! [`scan`] (chunked enumeration, mergeable results) → [`driver`] (threads, checkpoints,
-//! progress) → [`report`] (proof of the optima, JSON, merge of shards); [`single`] is the
-//! one-configuration report, [`sparse`] the representation-free admissibility test and
-//! enumeration of sparse minimal polynomials, [`moduli`] wires a scan together.
-//!
-//! The configuration of a multiplier (rules, published β, derivation, params.json, headers, the
-//! cost model and the XOR-program generator) lives in the `fafft-config` crate; [`codegen`] and
-//! [`cost`] re-export its modules under their old paths, and [`export`] is the thin command.
+//! * **β → modulus** (`docs/fafft.md` §8, §11.1, §11.2): [`fields`] (fields and Cantor bases),
+//!   [`hex_text`], [`bounds`], [`shard`] → [`kernel`] (per-orbit minimal polynomial and wt(M))
+//!   → [`scan`] (chunked enumeration, mergeable results) → [`driver`] (threads, checkpoints,
+//!   progress) → [`report`] (proof of the optima, JSON), [`merge`] (shard parts), [`digest`];
+//!   [`moduli`] wires a scan together, [`single`] is the one-configuration report, [`sparse`]
+//!   the sparse-P enumeration, [`joint`] the joint search over β, conjugate and chain.
+//! * **modulus → plan**: [`crt_plan`] (the planner, pure, and the report's types and writer),
+//!   [`crt_report`] (the one reader of a crt report), [`crt`] (the `search crt` command).
+//! * **plan → export**: [`plan_export`] (a ranked plan of a crt or joint report to a
+//!   configuration), [`export`] (the `search export` command).
+//! * **measure and calibrate**: [`measure`] (plans exported and run on the emulated board),
+//!   [`measure_report`], [`board_report`] (the fields of a board report a row reads),
+//!   [`measured_table`] (results/model/measured.json), [`model_error`] (the model against the
+//!   table), [`coef_fit`] (the coefficients' fit), [`coef_gen`] (the generated coefficient
+//!   module), [`calibrate`] (the `search calibrate` command), [`measure_error`].
+//! * **plots**: [`plot`] (histogram, cost, breakdown). **XOR programs**: [`slp_cmd`].
 
 pub mod board_report;
 pub mod bounds;
