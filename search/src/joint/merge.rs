@@ -125,9 +125,7 @@ fn part_acc(p: &Prepared, (path, r, v): &Part) -> Result<Acc> {
     acc.check_consistent(("screen_top", "best_per_orbit"))
         .map_err(inconsistent)?;
     let shard = r.config.shard.unwrap_or(Shard { index: 0, count: 1 });
-    let units = (0..p.chunk_count())
-        .filter(|i| i % shard.count as usize == shard.index as usize)
-        .count() as u64;
+    let units = crate::engine::shard_chunks(p.chunk_count(), Some(shard)).len() as u64;
     let screened = units << p.config.offset_bits;
     if r.space.screened != screened {
         return Err(inconsistent(format!(
