@@ -12,7 +12,7 @@ fn main() {
     let t = Instant::now();
     let s: usize = rows
         .iter()
-        .map(|r| search::joint::paar::paar_count(r, 32))
+        .map(|r| algebra::slp::paar::paar_count(r, 32))
         .sum();
     println!("fast: {s} in {:?} per matrix", t.elapsed() / 1024);
     let t = Instant::now();

@@ -6,7 +6,8 @@
 //!   chain offsets `o < 2^B`, `coords(γ_l) = (coords(β_k) << l) XOR o` (`docs/fafft.md` §7.6,
 //!   §11.4). Its size K·J·2^B is exact and printed.
 //! * Screen ([`proxy`]): every configuration is priced by the cost model on Paar XOR counts,
-//!   each distinct γ_j matrix of a (orbit, conjugate) unit counted once ([`paar`]).
+//!   each distinct γ_j matrix of a (orbit, conjugate) unit counted once
+//!   ([`algebra::slp::paar::paar_count`]).
 //! * Full stage ([`full`]): the F best by the proxy, and the weight-only reference (lightest
 //!   orbit, conjugate 0, offset 0 = the default chain), get the export's programs and Thumb-2
 //!   routines; the objective is the model's rest plus the routines' cycles per product.
@@ -17,17 +18,17 @@
 //!   `search merge`).
 //!
 //! The steps, one module each: [`prepare`](mod@prepare) (options, the K lightest orbits, the
-//! model's coefficients), [`screen`](mod@screen) (threads, checkpoints, progress over the
-//! units, into the [`accumulator`]), [`finalize`](mod@finalize) (the full stage and the
-//! report), with the report's types in [`report`]; `checkpoint` and `merge` (the
-//! [`merge`](fn@merge) of shard parts) for resumed and sharded runs.
+//! model's coefficients), [`screen`](mod@screen) (the units run by the scan engine
+//! [`crate::engine`], into the [`accumulator`]), [`finalize`](mod@finalize) (the full stage and
+//! the report), with the report's types in [`report`]; `checkpoint` (the layout of its
+//! checkpoint files) and `merge` (the [`merge`](fn@merge) of shard parts) for resumed and
+//! sharded runs.
 
 pub mod accumulator;
 mod checkpoint;
 pub mod finalize;
 pub mod full;
 mod merge;
-pub mod paar;
 pub mod prepare;
 pub mod proxy;
 pub mod report;
@@ -43,11 +44,10 @@ pub use report::{
 };
 pub use screen::screen;
 
-use crate::driver::RunOptions;
+use crate::engine::RunOptions;
 use crate::error::Result;
 use crate::shard::Shard;
 use fafft_config::cost::CALIBRATED_MODEL_VERSION as COST_MODEL_VERSION;
-use screen::json_diff;
 use serde::{Deserialize, Serialize};
 
 /// Version of the joint-search JSON.

@@ -31,6 +31,7 @@ pub mod crt_plan;
 pub mod crt_report;
 pub mod digest;
 pub mod driver;
+pub mod engine;
 pub mod error;
 pub mod export;
 pub mod fields;

@@ -24,7 +24,7 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use fafft_config::output::write_atomic;
-use search::driver::RunOptions;
+use search::engine::RunOptions;
 use search::merge::merge_reports;
 use search::moduli::{run_moduli, ModuliArgs};
 use search::report::{summary, to_json};

@@ -3,12 +3,12 @@
 //! its orbit count, its entries against its histogram, then its digest; the parts must come from
 //! one configuration (one this tool accepts) and form one complete split.
 
+use crate::engine::split::{check_one_split, config_diff};
 use crate::error::{Result, SearchError};
 use crate::fields::FieldCtx;
 use crate::hex_text::parse_hex_poly;
 use crate::report::{
-    check_one_split, finalize, orbit_count, report_config, Entry, ScanReport, SCHEMA_VERSION,
-    TOOL_VERSION,
+    finalize, orbit_count, report_config, Entry, ScanReport, SCHEMA_VERSION, TOOL_VERSION,
 };
 use crate::scan::{Candidate, ChunkResult};
 use num_bigint::BigUint;
@@ -114,7 +114,7 @@ pub fn merge_reports(
             .iter()
             .map(|(path, r)| (path.as_path(), report_config(r))),
         |c| c.shard.take(),
-        crate::driver::config_diff,
+        config_diff,
     )?;
     // the configuration must be one this tool accepts (this also bounds m and l)
     crate::moduli::prepare(&crate::moduli::ModuliArgs {

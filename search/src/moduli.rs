@@ -1,7 +1,8 @@
 //! `search moduli`: set up and run a scan (Cantor or sparse-P mode), then prove and report.
 
 use crate::bounds::check_ml;
-use crate::driver::{run, RunConfig, RunOptions};
+use crate::driver::{run, RunConfig};
+use crate::engine::RunOptions;
 use crate::error::{Result, SearchError};
 use crate::fields::{field_ctx, FieldCtx, SPARSE_MS};
 use crate::report::{finalize, orbit_count, ScanReport, SCHEMA_VERSION, TOOL_VERSION};

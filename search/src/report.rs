@@ -21,7 +21,6 @@ use proof::{verification_note, verify};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Version of the JSON layout written by this tool.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -398,76 +397,4 @@ pub fn summary(r: &ScanReport) -> String {
         None => s.push_str("no admissible modulus found"),
     }
     s
-}
-
-/// The parts of one split run (path, configuration with its shard): every configuration less its
-/// shard equals the first part's (`diff` names what differs), and the shards form one complete
-/// split ([`check_shard_set`]). Returns the shared configuration, without the shard. The one
-/// check of the weight scan's and the joint search's merges.
-pub(crate) fn check_one_split<'a, C: PartialEq>(
-    parts: impl IntoIterator<Item = (&'a Path, C)>,
-    take_shard: impl Fn(&mut C) -> Option<Shard>,
-    diff: impl Fn(&C, &C) -> String,
-) -> Result<C> {
-    let mut parts = parts.into_iter();
-    let Some((p0, mut base)) = parts.next() else {
-        return Err(SearchError::Merge("no shard outputs to merge".into()));
-    };
-    let sh0 = take_shard(&mut base).unwrap_or(Shard { index: 0, count: 1 });
-    let mut shards: Vec<(&Path, Shard)> = vec![(p0, sh0)];
-    for (path, mut c) in parts {
-        let sh = take_shard(&mut c).unwrap_or(Shard { index: 0, count: 1 });
-        if c != base {
-            return Err(SearchError::Merge(format!(
-                "{} and {} come from different configurations ({})",
-                p0.display(),
-                path.display(),
-                diff(&base, &c)
-            )));
-        }
-        shards.push((path, sh));
-    }
-    check_shard_set(p0, shards, sh0.count)?;
-    Ok(base)
-}
-
-/// The shards given to a merge form one complete split into `s_count` shards: every part is of
-/// that split, no index is given twice and none is missing (`p0` names the first part). The one
-/// check of the weight scan's and the joint search's merges.
-pub(crate) fn check_shard_set<'a>(
-    p0: &Path,
-    shards: impl IntoIterator<Item = (&'a Path, Shard)>,
-    s_count: u32,
-) -> Result<()> {
-    let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
-    for (path, sh) in shards {
-        if sh.count != s_count {
-            return Err(SearchError::Merge(format!(
-                "{} is shard {}/{} but {} is of a split into {s_count}",
-                path.display(),
-                sh.index,
-                sh.count,
-                p0.display()
-            )));
-        }
-        if let Some(prev) = seen.insert(sh.index, path) {
-            return Err(SearchError::Merge(format!(
-                "shard {}/{s_count} given twice ({} and {})",
-                sh.index,
-                prev.display(),
-                path.display()
-            )));
-        }
-    }
-    let missing: Vec<String> = (0..s_count)
-        .filter(|i| !seen.contains_key(i))
-        .map(|i| format!("{i}/{s_count}"))
-        .collect();
-    if !missing.is_empty() {
-        return Err(SearchError::Merge(format!(
-            "missing shard(s) {}",
-            missing.join(", ")
-        )));
-    }
-    Ok(())
 }

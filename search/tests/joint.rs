@@ -297,7 +297,7 @@ fn fast_paar_count_equals_the_algebra_paar() {
             .collect();
         let want = algebra::slp::paar::paar(&rows, 32, None).xor_count();
         assert_eq!(
-            search::joint::paar::paar_count(&rows, 32),
+            algebra::slp::paar::paar_count(&rows, 32),
             want,
             "round {round}"
         );
@@ -309,11 +309,46 @@ fn fast_paar_count_equals_the_algebra_paar() {
         let rows = fafft_config::xorprog::rows_of(&m, 32, 32);
         let want = algebra::slp::paar::paar(&rows, 32, None).xor_count();
         assert_eq!(
-            search::joint::paar::paar_count(&rows, 32),
+            algebra::slp::paar::paar_count(&rows, 32),
             want,
             "offset {o}"
         );
     }
+}
+
+/// The count-only Paar equals the program builder's count on multiplication matrices of field
+/// elements and on the joint search's own inputs: the γ_j matrices of a unit for the first
+/// conjugates of the published HQC-3 β with 4 offset bits (every prefix of the offset that γ_j
+/// depends on).
+#[test]
+fn fast_paar_count_equals_the_algebra_paar_on_the_joint_search_matrices() {
+    use algebra::slp::paar::{paar, paar_count};
+    use fafft_config::transform::{coords, element, mul_matrix};
+    for g in [0x0028_b51fu32, 0x0010_3674, 0x8cb5_cc64, 3, 0xffff_ffff] {
+        let rows = fafft_config::xorprog::rows_of(&mul_matrix(32, g), 32, 32);
+        let want = paar(&rows, 32, None).xor_count();
+        assert_eq!(paar_count(&rows, 32), want, "gamma {g:#x}");
+    }
+    let (m, l, offset_bits) = (32u32, 10u32, 4u32);
+    let mut matrices = 0;
+    for k in 0..4 {
+        let cb = coords(search::joint::conjugate(0x0010_3674, k));
+        for j in 1..=l {
+            let bits = j.saturating_sub(l - offset_bits);
+            for pre in 0..(1u64 << bits) {
+                let g = element((cb << j) ^ pre);
+                let rows = fafft_config::xorprog::rows_of(&mul_matrix(m, g), 32, 32);
+                let want = paar(&rows, 32, None).xor_count();
+                assert_eq!(
+                    paar_count(&rows, 32),
+                    want,
+                    "beta_{k}, gamma_{j}, prefix {pre}"
+                );
+                matrices += 1;
+            }
+        }
+    }
+    assert_eq!(matrices, 4 * (6 + 2 + 4 + 8 + 16));
 }
 
 /// The joint objective (the full stage's product cycles) of the two configurations of

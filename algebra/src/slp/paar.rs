@@ -8,6 +8,13 @@
 //! smallest pair of signal indices (deterministic), or uniformly at random among the tied pairs
 //! when a generator is given (the "RPaar" restarts). The method never cancels: every signal is a
 //! sum of disjoint inputs.
+//!
+//! [`paar_count`] is the count-only fast path of the deterministic run (module `count`):
+//! the same XOR count as `paar(rows, n_in, None).xor_count()` without building the program.
+
+mod count;
+
+pub use count::paar_count;
 
 use super::builder::{targets, Builder};
 use super::rng::SplitMix64;

@@ -2,10 +2,12 @@
 //! coordinates, its modulus `M = P_β(s_l(x))` with wt(M) and the residue counts mod 32, and the
 //! lightest moduli by `(wt(M), occupied residues mod 32, P)`, cached per (m, l) in memory.
 //!
-//! It is a scan of its own, not the weight scan of [`crate::scan`] / [`crate::driver`]: it maps
-//! every orbit through a caller's function (the plot's cost-versus-weight points) and keeps the
-//! full residue counts of each modulus for the pricing, which the weight scan's candidates do
-//! not carry.
+//! It is a scan of its own, not the weight scan of [`crate::scan`] / [`crate::driver`] on the
+//! scan engine [`crate::engine`]: it maps every orbit through a caller's function (the plot's
+//! cost-versus-weight points) and keeps the full residue counts of each modulus for the pricing,
+//! which the weight scan's candidates do not carry, and it runs in memory on the global rayon
+//! pool with the planner's typed errors ([`CrtError`]), while the engine's run is built around a
+//! checkpoint layout, its own thread pool and [`crate::SearchError`].
 
 use super::CrtError;
 use algebra::cantor::{is_orbit_min, CantorBasis};

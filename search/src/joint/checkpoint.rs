@@ -6,11 +6,9 @@
 //! as the committed `results/joint/hqc1-screen-checkpoint.json`) is resumed after the same
 //! checks, with a note on standard error that nothing else vouches for it.
 
-use super::{json_diff, Acc, JointConfig};
-use crate::error::{Result, SearchError};
-use fafft_config::output::write_atomic;
+use super::{Acc, JointConfig};
+use crate::engine::checkpoint::{Header, Layout, Wording};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Checkpoint layout version (2: `digest`).
@@ -18,8 +16,9 @@ const CHECKPOINT_VERSION: u32 = 2;
 /// The last version written without a digest, still resumed (with a note).
 const LEGACY_VERSION: u32 = 1;
 
+/// The joint search's checkpoint layout (the scan engine's [`Layout`]).
 #[derive(Serialize, Deserialize)]
-struct CheckpointFile {
+pub(super) struct CheckpointFile {
     checkpoint_version: u32,
     config: JointConfig,
     chunk_count: usize,
@@ -30,99 +29,71 @@ struct CheckpointFile {
     digest: String,
 }
 
-/// Write the checkpoint (atomically), signed.
-pub(super) fn save(
-    path: &Path,
-    config: &JointConfig,
-    count: usize,
-    done: &BTreeSet<usize>,
-    acc: &Acc,
-) -> Result<()> {
-    let mut f = CheckpointFile {
-        checkpoint_version: CHECKPOINT_VERSION,
-        config: config.clone(),
-        chunk_count: count,
-        done: done.iter().copied().collect(),
-        acc: acc.clone(),
-        digest: String::new(),
-    };
-    f.digest = crate::digest::of(&f)?;
-    write_atomic(path, &serde_json::to_vec(&f)?).map_err(|source| SearchError::Io {
-        action: "write checkpoint",
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// Load and check a checkpoint; None if there is none yet.
-pub(super) fn load(
-    path: &Path,
-    config: &JointConfig,
-    count: usize,
-) -> Result<Option<(BTreeSet<usize>, Acc)>> {
-    let bytes = match fafft_config::input::read_bytes(path, fafft_config::input::CHECKPOINT) {
-        Ok(b) => b,
-        Err(e) if e.is_not_found() => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    let perr = |reason: String| SearchError::Parse {
-        path: path.to_path_buf(),
+impl Layout for CheckpointFile {
+    type Config = JointConfig;
+    type State = Acc;
+    const WORDING: Wording = Wording {
         what: "a joint-search checkpoint",
-        reason,
+        counted_by: "run",
+        chunks_of: "run",
     };
-    let mut f: CheckpointFile = serde_json::from_slice(&bytes).map_err(|e| perr(e.to_string()))?;
-    if f.checkpoint_version != CHECKPOINT_VERSION && f.checkpoint_version != LEGACY_VERSION {
-        return Err(perr(format!(
-            "checkpoint version {} (expected {CHECKPOINT_VERSION}, or {LEGACY_VERSION} written before checkpoints carried a digest); delete it and rerun",
-            f.checkpoint_version
-        )));
-    }
-    if f.config != *config {
-        return Err(SearchError::CheckpointMismatch {
-            path: path.to_path_buf(),
-            detail: json_diff(&f.config, config),
-        });
-    }
-    if f.chunk_count != count {
-        return Err(perr(format!(
-            "`chunk_count` {} does not match this run's {count}",
-            f.chunk_count
-        )));
-    }
-    if let Some(bad) = f.done.iter().find(|&&i| i >= count) {
-        return Err(perr(format!(
-            "`done` lists chunk {bad}, but the run has chunks 0 to {}",
-            count.saturating_sub(1)
-        )));
-    }
-    let done: BTreeSet<usize> = f.done.iter().copied().collect();
-    if done.len() != f.done.len() {
-        return Err(perr("`done` lists a chunk twice".into()));
-    }
-    f.acc
-        .check_consistent(("acc.top", "acc.best_per_orbit"))
-        .map_err(perr)?;
-    // last, so that an edit found above is named by its field
-    let stored = std::mem::take(&mut f.digest);
-    if f.checkpoint_version == LEGACY_VERSION {
-        if !stored.is_empty() {
-            return Err(perr(format!(
-                "it carries a `digest`, which no checkpoint of version {LEGACY_VERSION} has (the file was edited); delete it and rerun"
-            )));
+    fn new(config: &JointConfig, chunk_count: usize, done: Vec<usize>, acc: &Acc) -> Self {
+        CheckpointFile {
+            checkpoint_version: CHECKPOINT_VERSION,
+            config: config.clone(),
+            chunk_count,
+            done,
+            acc: acc.clone(),
+            digest: String::new(),
         }
-        fafft_config::output::note(format!(
-            "note: {} is a joint-search checkpoint of version {LEGACY_VERSION}, written before checkpoints carried a digest: only its recomputable fields vouch for it (the configuration, the chunks, `acc.top` against `acc.best_per_orbit`)",
-            path.display()
-        ));
-    } else if stored.is_empty() || stored != crate::digest::of(&f)? {
-        return Err(perr(format!(
-            "its `digest` {} its content (the file was edited or damaged); delete it and rerun",
-            if stored.is_empty() {
-                "is missing, so nothing vouches for"
-            } else {
-                "does not match"
-            }
-        )));
     }
-    Ok(Some((done, f.acc)))
+    fn header(&self) -> Header<'_, JointConfig> {
+        Header {
+            version: self.checkpoint_version,
+            config: &self.config,
+            chunk_count: self.chunk_count,
+            done: &self.done,
+        }
+    }
+    fn digest_mut(&mut self) -> &mut String {
+        &mut self.digest
+    }
+    fn check_version(version: u32) -> Result<(), String> {
+        if version == CHECKPOINT_VERSION || version == LEGACY_VERSION {
+            return Ok(());
+        }
+        Err(format!(
+            "checkpoint version {version} (expected {CHECKPOINT_VERSION}, or {LEGACY_VERSION} written before checkpoints carried a digest); delete it and rerun"
+        ))
+    }
+    fn into_state(self, _config: &JointConfig) -> Result<Acc, String> {
+        self.acc
+            .check_consistent(("acc.top", "acc.best_per_orbit"))?;
+        Ok(self.acc)
+    }
+    fn check_digest(path: &Path, version: u32, stored: &str, actual: &str) -> Result<(), String> {
+        if version == LEGACY_VERSION {
+            if !stored.is_empty() {
+                return Err(format!(
+                    "it carries a `digest`, which no checkpoint of version {LEGACY_VERSION} has (the file was edited); delete it and rerun"
+                ));
+            }
+            fafft_config::output::note(format!(
+                "note: {} is a joint-search checkpoint of version {LEGACY_VERSION}, written before checkpoints carried a digest: only its recomputable fields vouch for it (the configuration, the chunks, `acc.top` against `acc.best_per_orbit`)",
+                path.display()
+            ));
+            return Ok(());
+        }
+        if stored.is_empty() || stored != actual {
+            return Err(format!(
+                "its `digest` {} its content (the file was edited or damaged); delete it and rerun",
+                if stored.is_empty() {
+                    "is missing, so nothing vouches for"
+                } else {
+                    "does not match"
+                }
+            ));
+        }
+        Ok(())
+    }
 }

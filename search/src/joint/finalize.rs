@@ -160,7 +160,7 @@ fn full_stage(
             cfg.l + 2
         ));
     }
-    let pool = crate::driver::thread_pool(p.threads)?;
+    let pool = crate::engine::thread_pool(p.threads)?;
     let run =
         || -> Result<Vec<OptimisedEntry>> { keys.par_iter().map(|k| optimise_one(p, k)).collect() };
     let mut done = match &pool {

@@ -5,10 +5,11 @@
 //! screened (`space.screened`); then (last) its `digest` ([`crate::digest::check_member`]).
 
 use super::{
-    finalize, json_diff, prepare, Acc, ConfigEntry, JointArgs, JointConfig, JointReport, Key,
-    Prepared, COST_MODEL_VERSION, JOINT_SCHEMA_VERSION,
+    finalize, prepare, Acc, ConfigEntry, JointArgs, JointConfig, JointReport, Key, Prepared,
+    COST_MODEL_VERSION, JOINT_SCHEMA_VERSION,
 };
 use crate::digest::{check_member, Verdict};
+use crate::engine::split::{check_one_split, config_diff};
 use crate::error::{Result, SearchError};
 use crate::shard::Shard;
 use std::collections::BTreeMap;
@@ -60,7 +61,7 @@ pub fn merge(parts: &[(PathBuf, Vec<u8>)], threads: Option<usize>) -> Result<Joi
         return Err(SearchError::Merge(format!(
             "{}: the configuration does not reproduce ({})",
             p0.display(),
-            json_diff(&base, &p.config)
+            config_diff(&base, &p.config)
         )));
     }
     let keep = p.keep();
@@ -75,12 +76,12 @@ pub fn merge(parts: &[(PathBuf, Vec<u8>)], threads: Option<usize>) -> Result<Joi
 /// shards; returns the configuration without the shard.
 fn check_split(reports: &[Part]) -> Result<JointConfig> {
     let p0 = reports[0].0.as_path();
-    let base = crate::report::check_one_split(
+    let base = check_one_split(
         reports
             .iter()
             .map(|(path, r, _)| (path.as_path(), r.config.clone())),
         |c| c.shard.take(),
-        json_diff,
+        config_diff,
     )?;
     if base.schema_version != JOINT_SCHEMA_VERSION
         || base.tool_version != crate::report::TOOL_VERSION
@@ -124,9 +125,7 @@ fn part_acc(p: &Prepared, (path, r, v): &Part) -> Result<Acc> {
     acc.check_consistent(("screen_top", "best_per_orbit"))
         .map_err(inconsistent)?;
     let shard = r.config.shard.unwrap_or(Shard { index: 0, count: 1 });
-    let units = (0..p.chunk_count())
-        .filter(|i| i % shard.count as usize == shard.index as usize)
-        .count() as u64;
+    let units = crate::engine::shard_chunks(p.chunk_count(), Some(shard)).len() as u64;
     let screened = units << p.config.offset_bits;
     if r.space.screened != screened {
         return Err(inconsistent(format!(

@@ -3,7 +3,7 @@
 
 use super::proxy::{self, Affine, Problem, Xors};
 use super::{Acc, JointArgs, JointConfig, Key, COST_MODEL_VERSION, JOINT_SCHEMA_VERSION};
-use crate::driver::RunOptions;
+use crate::engine::RunOptions;
 use crate::error::{Result, SearchError};
 use crate::moduli::{run_moduli, ModuliArgs};
 use fafft_config::transform::{coords, element, tmul};

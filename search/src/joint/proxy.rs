@@ -17,7 +17,7 @@
 //! The firmware has no truncated Encode, so it is neither counted nor priced.
 
 use crate::error::{Result, SearchError};
-use crate::joint::paar::paar_count;
+use algebra::slp::paar::paar_count;
 use fafft_config::cost::{
     calibrated_cost, CalBreakdown, CalResidue, RoutineCycles, TransformConsts,
 };

@@ -1,11 +1,11 @@
-//! The XOR count of Paar's greedy CSE, fast (docs/joint-search.md §2).
+//! The XOR count of Paar's greedy CSE, fast: the count-only path of [`super::paar`].
 //!
-//! Same algorithm, tie-breaking and duplicate handling as [`algebra::slp::paar::paar`] (which
-//! builds the program; this only counts), so the counts are equal (checked in the tests), but
-//! with one 64-bit target mask per signal (at most 64 outputs) and incremental pair counts: each
-//! signal keeps its best partner (largest shared-target count, smallest index on ties), so a step
-//! costs O(signals) instead of O(signals²). The joint search runs it on millions of 32 × 32
-//! matrices.
+//! Same algorithm, tie-breaking and duplicate handling as [`super::paar`] with deterministic
+//! ties (which builds the program; this only counts), so the counts are equal (checked in the
+//! tests), but with one 64-bit target mask per signal (at most 64 outputs) and incremental pair
+//! counts: each signal keeps its best partner (largest shared-target count, smallest index on
+//! ties), so a step costs O(signals) instead of O(signals²). The joint search of `search`
+//! (docs/joint-search.md §2) runs it on millions of 32 × 32 matrices.
 //!
 //! The joint search counts with this one rather than with the builder: on its 32 × 32 γ
 //! matrices the builder takes about six times as long for the same counts.
@@ -43,9 +43,9 @@ fn row_best(cols: &[u64], x: usize) -> Best {
 
 /// XOR count of Paar's program for `rows` (bit q of `rows[i]` = entry (i, q)); at most 64
 /// distinct targets and 64 columns (the FAFFT matrices are 32 × 32). Equal to
-/// `algebra::slp::paar::paar(rows, n_in, None).xor_count()`. Compiled with the `popcnt`
+/// `super::paar(rows, n_in, None).xor_count()`. Compiled with the `popcnt`
 /// instruction when the CPU has it (the same function and result, only faster; the generic
-/// x86-64 target computes `count_ones` in software), as `algebra::slp::bp` does.
+/// x86-64 target computes `count_ones` in software), as [`crate::slp::bp`] does.
 pub fn paar_count(rows: &[u64], n_in: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
@@ -77,7 +77,7 @@ fn paar_count_impl(rows: &[u64], n_in: usize) -> usize {
 /// The state of one count: the signals, their values and the targets still containing them.
 struct Counter {
     /// Targets: distinct rows of weight >= 2 in order of first occurrence
-    /// (algebra::slp::builder).
+    /// ([`crate::slp::builder::targets`]).
     tg: Vec<u64>,
     /// Signal values (masks over inputs).
     vals: Vec<u64>,
@@ -247,6 +247,7 @@ impl Counter {
 
 #[cfg(test)]
 mod tests {
+    use super::super::paar;
     use super::*;
 
     fn lcg(s: &mut u64) -> u64 {
@@ -257,7 +258,7 @@ mod tests {
     }
 
     #[test]
-    fn equals_the_algebra_paar_on_random_and_field_matrices() {
+    fn equals_the_program_builder_on_random_matrices() {
         let mut s = 11u64;
         for round in 0..60 {
             let n = [32usize, 32, 16, 8, 20][round % 5];
@@ -271,46 +272,12 @@ mod tests {
                     }
                 })
                 .collect();
-            let want = algebra::slp::paar::paar(&rows, n, None).xor_count();
+            let want = paar(&rows, n, None).xor_count();
             assert_eq!(paar_count(&rows, n), want, "round {round}");
-        }
-        for g in [0x0028_b51fu32, 0x0010_3674, 0x8cb5_cc64, 3, 0xffff_ffff] {
-            let m = fafft_config::transform::mul_matrix(32, g);
-            let rows = fafft_config::xorprog::rows_of(&m, 32, 32);
-            let want = algebra::slp::paar::paar(&rows, 32, None).xor_count();
-            assert_eq!(paar_count(&rows, 32), want, "gamma {g:#x}");
         }
         // duplicates, zero and unit rows
         let rows = [0b0111u64, 0b0111, 0, 0b0100, 0b1011, 0b0011];
-        let want = algebra::slp::paar::paar(&rows, 4, None).xor_count();
+        let want = paar(&rows, 4, None).xor_count();
         assert_eq!(paar_count(&rows, 4), want);
-    }
-
-    /// On the joint search's own inputs: the γ_j matrices of [`crate::joint::proxy::unit`] for
-    /// the first conjugates of the published HQC-3 β with 4 offset bits (every prefix of the
-    /// offset that γ_j depends on), counted both ways.
-    #[test]
-    fn equals_the_algebra_paar_on_the_joint_search_matrices() {
-        use fafft_config::transform::{coords, element, mul_matrix};
-        let (m, l, offset_bits) = (32u32, 10u32, 4u32);
-        let mut matrices = 0;
-        for k in 0..4 {
-            let cb = coords(crate::joint::conjugate(0x0010_3674, k));
-            for j in 1..=l {
-                let bits = j.saturating_sub(l - offset_bits);
-                for pre in 0..(1u64 << bits) {
-                    let g = element((cb << j) ^ pre);
-                    let rows = fafft_config::xorprog::rows_of(&mul_matrix(m, g), 32, 32);
-                    let want = algebra::slp::paar::paar(&rows, 32, None).xor_count();
-                    assert_eq!(
-                        paar_count(&rows, 32),
-                        want,
-                        "beta_{k}, gamma_{j}, prefix {pre}"
-                    );
-                    matrices += 1;
-                }
-            }
-        }
-        assert_eq!(matrices, 4 * (6 + 2 + 4 + 8 + 16));
     }
 }
