@@ -15,8 +15,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         b.swap(col, piv);
         for i in col + 1..n {
             let q = a[i][col] / a[col][col];
-            for j in col..n {
-                a[i][j] -= q * a[col][j];
+            let (head, tail) = a.split_at_mut(i);
+            for (x, p) in tail[0][col..n].iter_mut().zip(&head[col][col..n]) {
+                *x -= q * p;
             }
             b[i] -= q * b[col];
         }

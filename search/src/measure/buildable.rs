@@ -38,7 +38,7 @@ pub fn not_buildable(p: &Plan, m: u32) -> Option<String> {
             };
             // the planner's plans satisfy N1 + N2 >= 2n - 1; the rest of the rule needs no n
             // (n = (N1 + N2 + 1) / 2 is the largest the pair holds)
-            let n_max = (t1.n_bits + t2.n_bits + 1) / 2;
+            let n_max = (t1.n_bits + t2.n_bits).div_ceil(2);
             if let Err(e) = fafft_config::rules::check_second(&second, m, t1.l, n_max, 0, None) {
                 return Some(format!(
                     "the second modulus l = {}, beta = {}: {e}",
@@ -135,7 +135,7 @@ fn kara_full_scratch(n: u64) -> u64 {
 
 /// Scratch words of the firmware's `kara_low` on n words.
 pub fn kara_scratch(n: u64) -> u64 {
-    if n >= 6 && n % 3 == 0 {
+    if n >= 6 && n.is_multiple_of(3) {
         // kara_low3: as, bs, m, s, lw (7t words), then a full or a truncated t-word product
         let t = n / 3;
         return 7 * t + kara_full_scratch(t).max(kara_scratch(t));

@@ -226,7 +226,7 @@ pub fn default_l_c(n: u64, m: u32) -> Option<(u32, u64)> {
 /// Compute the cost-versus-weight data: the reconstruction component of the calibrated model
 /// (`cost::reconstruction`, the one the planner ranks by) for every admissible orbit of (m, l).
 pub fn cost_data(n: u64, m: u32, l: u32, c: u64) -> Result<CostData, PlotError> {
-    if c == 0 || c > MAX_C || c % 32 != 0 {
+    if c == 0 || c > MAX_C || !c.is_multiple_of(32) {
         return Err(PlotError::Range(format!(
             "c = {c}: the residue ring x^c needs a multiple of 32 with 32 <= c <= {MAX_C} (the firmware's residue is whole words)"
         )));
