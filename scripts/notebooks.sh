@@ -10,9 +10,7 @@ if [ ! -x "$VENV/bin/jupyter-nbconvert" ] || ! "$VENV/bin/python" -c "import mat
   "$VENV/bin/pip" install -q --disable-pip-version-check nbconvert nbclient ipykernel matplotlib
 fi
 "$VENV/bin/python" -m ipykernel install --user --name workbench --display-name "workbench (venv)" >/dev/null
-# WORKBENCH_PROFILE=test (the test suite) reuses the binaries `cargo test` built in target/debug
-cargo build --profile "${WORKBENCH_PROFILE:-release}" -q -p search -p hqc-board
-export WORKBENCH_PROFILE="${WORKBENCH_PROFILE:-release}"
+cargo build --release -q -p search -p hqc-board
 mkdir -p build/notebooks
 status=0
 shopt -s nullglob

@@ -36,9 +36,9 @@ step "copy check: host KATs and one board run from a copy with no outside folder
 scripts/copy-check.sh
 
 step "notebooks (headless, fail on any failing cell)"
-WORKBENCH_PROFILE=test scripts/notebooks.sh   # the binaries cargo test built, no second build
+scripts/notebooks.sh
 
 step "Slurm: one-node cluster (apt slurm-wlm, munge), 4-shard joint search, dependent merge == one unsharded run"
-SEARCH="${CARGO_TARGET_DIR:-target}/debug/search" scripts/slurm-check.sh   # built by cargo test
+SEARCH="${CARGO_TARGET_DIR:-target}/release/search" scripts/slurm-check.sh   # built by notebooks.sh
 
 step "done"

@@ -37,12 +37,8 @@ def find_root(start=None):
 
 
 ROOT = find_root()
-# the cargo profile of the binaries: release (default); the test suite sets WORKBENCH_PROFILE=test
-# to reuse the binaries `cargo test` built (target/debug) instead of a second build
-PROFILE = os.environ.get("WORKBENCH_PROFILE", "release")
-BIN = ROOT / "target" / ("debug" if PROFILE in ("dev", "test") else PROFILE)
-SEARCH = BIN / "search"
-HQC_VERIFY = BIN / "hqc-verify"
+SEARCH = ROOT / "target" / "release" / "search"
+HQC_VERIFY = ROOT / "target" / "release" / "hqc-verify"
 SCRATCH = Path(tempfile.mkdtemp(prefix="__NB__-"))   # this run's temporary files (removed by the last cell)
 _SHOWN = {str(SCRATCH): "$TMP", str(ROOT) + "/": ""}
 
@@ -119,8 +115,8 @@ import matplotlib.pyplot as plt
 plt.rcParams.update({"figure.dpi": 100, "axes.grid": True, "grid.alpha": 0.3})
 
 print("workbench root:", ROOT)
-sh("cargo", "build", "--profile", PROFILE, "-q", "-p", "search", "-p", "hqc-board")
-assert SEARCH.is_file() and HQC_VERIFY.is_file(), f"{PROFILE} binaries missing after cargo build"
+sh("cargo", "build", "--release", "-q", "-p", "search", "-p", "hqc-board")
+assert SEARCH.is_file() and HQC_VERIFY.is_file(), "release binaries missing after cargo build"
 print(sh(SEARCH, "--version", quiet=True).stdout.strip(), "|", sh(HQC_VERIFY, "--version", quiet=True).stdout.strip())
 '''
 
