@@ -122,16 +122,20 @@ fn dist_with_impl(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Vi
     }
     // 2 + wt(t ^ s ^ n) < best  ⇔  wt(...) < best − 2
     let lim = best.0 - 2;
-    let mut low = u32::MAX;
-    let mut at = 0;
-    for (j, &r) in t.resid.iter().enumerate() {
-        let w = (r ^ s).count_ones();
-        if w < low {
-            low = w;
-            at = j;
-        }
-    }
+    // The smallest weight first (a reduction without a loop-carried index, which the
+    // compiler vectorises), then its first position only when it improves the distance.
+    let low = t
+        .resid
+        .iter()
+        .map(|&r| (r ^ s).count_ones())
+        .min()
+        .unwrap_or(u32::MAX);
     if low < lim {
+        let at = t
+            .resid
+            .iter()
+            .position(|&r| (r ^ s).count_ones() == low)
+            .unwrap_or(0);
         best = (2 + low, Via::With(at));
     }
     // Exact at distance 3 and 4 (in XORs): is t ^ s the sum of at most d − 2 base elements?
@@ -260,6 +264,7 @@ impl State {
     }
 
     /// A target one XOR away: (x, y) with x ^ y = t.
+    #[inline(always)]
     fn one_away(&self) -> Option<(usize, usize)> {
         for t in self.ts.iter().filter(|t| t.dist == 2) {
             for (x, &v) in self.b.vals.iter().enumerate() {
@@ -274,6 +279,7 @@ impl State {
     /// Pairs of elements of the minimal decompositions of the unfinished targets, as
     /// (value, x, y): the [`SHORTLIST`] values listed by the most targets (each of those
     /// targets is one XOR closer with it), ties by the smaller value.
+    #[inline(always)]
     fn candidates(&self) -> Vec<(u64, usize, usize)> {
         let n_in = self.b.vals.len() - self.nvals.len();
         let units = |r: u64, el: &mut Vec<usize>| {
@@ -382,6 +388,38 @@ pub fn bp_from(
     n_in: usize,
     prefix: &[(usize, usize)],
     tune: BpTuning,
+    rng: Option<&mut SplitMix64>,
+) -> Slp {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports `popcnt` (checked just above).
+            return unsafe { bp_from_popcnt(rows, n_in, prefix, tune, rng) };
+        }
+    }
+    bp_from_impl(rows, n_in, prefix, tune, rng)
+}
+
+/// [`bp_from_impl`] compiled with the `popcnt` instruction, for the candidate enumeration of
+/// [`State::candidates`] inlined into it (the same result, only faster; see [`dist_with`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn bp_from_popcnt(
+    rows: &[u64],
+    n_in: usize,
+    prefix: &[(usize, usize)],
+    tune: BpTuning,
+    rng: Option<&mut SplitMix64>,
+) -> Slp {
+    bp_from_impl(rows, n_in, prefix, tune, rng)
+}
+
+#[inline(always)]
+fn bp_from_impl(
+    rows: &[u64],
+    n_in: usize,
+    prefix: &[(usize, usize)],
+    tune: BpTuning,
     mut rng: Option<&mut SplitMix64>,
 ) -> Slp {
     let mut st = State::new(rows, n_in);
@@ -406,13 +444,19 @@ pub fn bp_from(
         let mut best: Option<(u64, u64)> = None; // (sum, norm²) of XOR distances
         let mut pick = None;
         let mut ties = 0usize;
-        for &(s, x, y) in &cands {
+        'cand: for &(s, x, y) in &cands {
             let mut sum = 0u64;
             let mut sq = 0u64;
             for t in st.ts.iter().filter(|t| t.dist > 1) {
                 let d = u64::from(dist_with(t, s, &st.b, &st.pairs).0 - 1);
                 sum += d;
                 sq += d * d;
+                // The sum only grows: a candidate already above the best sum can be neither
+                // better nor tied, so the rest of its targets is not evaluated (same pick,
+                // same random draws).
+                if best.is_some_and(|(bs, _)| sum > bs) {
+                    continue 'cand;
+                }
             }
             let key = (sum, if tune.no_norm { 0 } else { sq });
             let better = match best {
