@@ -2,7 +2,7 @@
 //! with one seed it is the default export's source, with several it exports the program whose
 //! routine is shortest, and the command line names only what differs from the default.
 
-use fafft_config::artefacts::{Artefacts, Optimise};
+use fafft_config::artefacts::{Artefacts, Baseline, Optimise};
 use fafft_config::derive::Config;
 use fafft_config::emit::effort::Effort;
 use fafft_config::export::{command_of_effort, command_of_layout, Layout};
@@ -38,6 +38,7 @@ fn one_seed_is_the_default_source() {
         seeds: 1,
         moves: 300,
         progress: false,
+        quick: false,
     };
     assert!(!m.is_default());
     assert_eq!(
@@ -54,6 +55,7 @@ fn several_seeds_export_the_program_with_the_shortest_routine() {
         seeds: 3,
         moves: 300,
         progress: false,
+        quick: false,
     };
     assert!(!e.is_default());
     assert_eq!(e.budget().polish, 300);
@@ -97,12 +99,37 @@ fn the_command_names_the_effort_only_when_not_the_default() {
         seeds: 8,
         moves: 100_000,
         progress: true,
+        quick: false,
     };
     let c = command_of_effort(&cfg, out, Layout::Artifact, &e);
     assert!(
         c.ends_with("--layout artifact --seeds 8 --moves 100000 --out DIR"),
         "{c}"
     );
+    let q = command_of_effort(&cfg, out, Layout::Project, &Effort::quick());
+    assert!(q.ends_with("--chain artifact --quick --out DIR"), "{q}");
+}
+
+/// `--quick` is the cheap source: Baseline's programs, routines, method and budget.
+#[test]
+fn quick_is_the_baseline_source() {
+    let rows = gamma_rows();
+    let q = Effort::quick();
+    assert!(!q.is_default());
+    let a = q.program("gamma_3", &rows, 32).expect("quick program");
+    let b = Baseline.program("gamma_3", &rows, 32).expect("baseline");
+    assert_eq!(a.slp(), b.slp());
+    assert_ne!(
+        a.slp(),
+        Optimise.program("gamma_3", &rows, 32).expect("opt").slp()
+    );
+    let jobs = vec![(Matrix::Gamma(3), a.slp().clone())];
+    assert_eq!(
+        q.routines(&jobs).expect("quick routine")[0].routine,
+        Baseline.routines(&jobs).expect("baseline routine")[0].routine
+    );
+    assert_eq!(q.method(), Baseline.method());
+    assert_eq!(q.budget(), Baseline.budget());
 }
 
 /// An export at an effort, in both layouts, verifies from its own files (the stored programs
@@ -118,6 +145,7 @@ fn an_export_at_an_effort_verifies_in_both_layouts() {
         seeds: 2,
         moves: 200,
         progress: false,
+        quick: false,
     };
     let d = cfg.derive_with(&e).expect("derive at an effort");
     assert_eq!(d.routine_budget.polish, 200);

@@ -280,7 +280,11 @@ pub fn export_effort(
     let derived = if effort.is_default() {
         cfg.derive()?
     } else {
-        if progress {
+        if progress && effort.quick {
+            fafft_config::output::note(format_args!(
+                "export: quick: Paar's programs, routines without the scheduling search ..."
+            ));
+        } else if progress {
             fafft_config::output::note(format_args!(
                 "export: effort {} optimiser seeds per matrix, {} moves per routine (each matrix's programs are emitted and the shortest routine is kept) ...",
                 effort.seeds, effort.moves
@@ -376,6 +380,11 @@ pub struct ExportArgs {
     #[arg(long, default_value_t = fafft_config::routines::emit_options().budget.polish as u64,
           value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
     pub moves: u64,
+    /// The least effort: Paar's programs and the Thumb-2 backend without its scheduling search
+    /// (seconds instead of a minute). The export is correct and verifies, but its routines are
+    /// slower on the board: for trying a configuration, not for measuring it.
+    #[arg(long, conflicts_with_all = ["seeds", "moves"])]
+    pub quick: bool,
 }
 
 impl ExportArgs {
@@ -435,6 +444,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         seeds: args.seeds,
         moves: usize::try_from(args.moves)?,
         progress: false,
+        quick: args.quick,
     };
     let e = export_effort(
         &cfg,

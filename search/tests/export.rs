@@ -12,16 +12,15 @@ use algebra::field::Tower;
 use algebra::gf2x::{Poly, SparsePoly};
 use algebra::modulus::extract_plan_modulus;
 use common::export_files::{
-    check_program_against_matrix, export_dir, hqc1, parse_arrays, parse_define, read_text,
-    run_c_routine, ARTIFACT_BETA,
+    check_program_against_matrix, export_dir, hqc1, parse_arrays, parse_define,
+    quick_export as do_export, read_text, run_c_routine, ARTIFACT_BETA,
 };
 use fafft_config::spec::{Provenance, TOOL_VERSION};
 use fafft_config::transform::{self, Chain};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use search::export::{
-    checksum_of, export as do_export, inv_swap32, render, sha256_words, swap32, Derived,
-    ExportConfig,
+    checksum_of, inv_swap32, render, sha256_words, swap32, Derived, ExportConfig,
 };
 use std::path::Path;
 
@@ -491,7 +490,9 @@ fn gamma_11_is_omitted_outside_v21() {
         split: None,
         second: None,
     };
-    let e = cfg.derive().expect("derive");
+    let e = cfg
+        .derive_with(&fafft_config::artefacts::Baseline)
+        .expect("derive");
     assert!(e.gamma_extra.is_empty());
     assert!(e.gamma_extra_note.contains("omitted"));
     let prov = Provenance {

@@ -4,13 +4,11 @@
 
 mod common;
 
-use common::export_files::{export_dir, hqc1, read_text};
+use common::export_files::{export_dir, hqc1, quick_export as do_export, read_text};
 use fafft_config::rules::RuleError;
 use fafft_config::transform::Chain;
 use fafft_config::ConfigError;
-use search::export::{
-    self, command_of, export as do_export, ExportArgs, ExportConfig, ExportError,
-};
+use search::export::{self, ExportArgs, ExportConfig, ExportError};
 use std::path::Path;
 
 /// The rule a configuration broke, if the export refused it by a rule.
@@ -165,7 +163,12 @@ fn the_output_folder_is_replaced_only_when_forced() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
     // the command recorded in the headers is the canonical one
     let ph = read_text(&out, "fafft_params.h");
-    assert!(ph.contains(&command_of(&hqc1(), &out)));
+    assert!(ph.contains(&fafft_config::export::command_of_effort(
+        &hqc1(),
+        &out,
+        fafft_config::export::Layout::Project,
+        &export::Effort::quick()
+    )));
     // a symbolic link as DIR is refused, not replaced
     #[cfg(unix)]
     {
@@ -238,6 +241,7 @@ fn beta_parses_as_everywhere() {
         second_beta: None,
         seeds: 1,
         moves: fafft_config::routines::emit_options().budget.polish as u64,
+        quick: false,
     };
     for bad in ["+28b51f", "-1", "0x", "0x123456789", "28_b51f"] {
         assert!(

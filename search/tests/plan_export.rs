@@ -462,6 +462,7 @@ fn plan_configuration_is_the_flag_configuration() {
         second_beta: None,
         seeds: 1,
         moves: fafft_config::routines::emit_options().budget.polish as u64,
+        quick: false,
     };
     assert_eq!(chosen, flags.config().expect("flags"));
     let params: serde_json::Value = serde_json::from_slice(&read(

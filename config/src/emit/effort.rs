@@ -1,9 +1,12 @@
 //! The export's effort (`search export --seeds K --moves P`, docs/thumb2.md "Export effort"):
 //! a source of programs and routines ([`Artefacts`]) that tries several optimiser seeds and a
-//! larger backend budget, and keeps the program whose routine is shortest.
+//! larger backend budget, and keeps the program whose routine is shortest; or, with
+//! `search export --quick`, the least effort: the cheap
+//! [`Baseline`](crate::model::artefacts::Baseline) programs and routines.
 
 use crate::io::output::note;
 use crate::model::artefacts::Artefacts;
+use crate::model::artefacts::Baseline;
 use crate::model::routines::{self, AsmRoutine, Matrix, RoutineError};
 use crate::model::transform::ChainError;
 use crate::model::xorprog::{self, XorProgram};
@@ -26,6 +29,10 @@ pub struct Effort {
     pub moves: usize,
     /// Print one line per chosen program on stderr.
     pub progress: bool,
+    /// `--quick`: [`Baseline`] (Paar's programs, the backend without its search) instead of
+    /// the optimiser: a correct export that verifies, in a fraction of the time, but slower on
+    /// the board; `seeds` and `moves` are then unused.
+    pub quick: bool,
 }
 
 impl Default for Effort {
@@ -34,6 +41,7 @@ impl Default for Effort {
             seeds: 1,
             moves: routines::emit_options().budget.polish,
             progress: false,
+            quick: false,
         }
     }
 }
@@ -42,7 +50,15 @@ impl Effort {
     /// Whether this is the default export ([`Optimise`](crate::model::artefacts::Optimise)).
     pub fn is_default(&self) -> bool {
         let d = Effort::default();
-        self.seeds == d.seeds && self.moves == d.moves
+        !self.quick && self.seeds == d.seeds && self.moves == d.moves
+    }
+
+    /// `--quick` (see [`Effort::quick`](field@Effort::quick)).
+    pub fn quick() -> Self {
+        Effort {
+            quick: true,
+            ..Effort::default()
+        }
     }
 
     fn options(&self) -> EmitOptions {
@@ -66,6 +82,9 @@ fn routine_matrix(what: &str) -> Option<Matrix> {
 
 impl Artefacts for Effort {
     fn program(&self, what: &str, rows: &[u64], n_in: usize) -> Result<XorProgram, ChainError> {
+        if self.quick {
+            return Baseline.program(what, rows, n_in);
+        }
         let err = |reason: String| ChainError::Program {
             what: what.into(),
             reason,
@@ -111,12 +130,21 @@ impl Artefacts for Effort {
         Ok(programs.swap_remove(pick))
     }
     fn routines(&self, jobs: &[(Matrix, Slp)]) -> Result<Vec<AsmRoutine>, RoutineError> {
+        if self.quick {
+            return Baseline.routines(jobs);
+        }
         routines::emit_all_with(jobs, routines::threads(), &self.options())
     }
     fn method(&self) -> String {
+        if self.quick {
+            return Baseline.method();
+        }
         xorprog::method_seeds(self.seeds)
     }
     fn budget(&self) -> Budget {
+        if self.quick {
+            return Baseline.budget();
+        }
         self.options().budget
     }
 }

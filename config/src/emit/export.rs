@@ -269,6 +269,9 @@ pub fn command_of_effort(
 ) -> String {
     let d = crate::emit::effort::Effort::default();
     let mut extra = String::new();
+    if effort.quick {
+        extra += " --quick";
+    }
     if effort.seeds != d.seeds {
         extra += &format!(" --seeds {}", effort.seeds);
     }

@@ -17,7 +17,8 @@
 //! * The **artifact layout** has no `gen_xor_programs.h`: the programs of γ_j, Encode and
 //!   Decode are recovered from their routines' data flow ([`fwgen::thumb2::read::program`])
 //!   and proven as above; the truncated Encode, which has no routine there, is re-derived by
-//!   the optimiser (one 32 x 16 matrix). The backend drops dead XORs, so a routine may
+//!   the optimiser (one 32 x 16 matrix), or by Paar's method for a `--quick` export (its
+//!   `xor_counts.method`). The backend drops dead XORs, so a routine may
 //!   execute fewer EORs than its program has XORs; the program's count is the one its header
 //!   states (at least the routine's), and the recovered program stands for it with that many
 //!   dead XORs appended.
@@ -28,7 +29,7 @@
 //! named by its field, not by the programs that no longer fit it).
 
 use crate::emit::export::{Layout, ARTIFACT_ASM_DIR};
-use crate::model::artefacts::{Artefacts, Optimise};
+use crate::model::artefacts::{Artefacts, Baseline, Optimise};
 use crate::model::error::ConfigError;
 use crate::model::routines::{self, AsmRoutine, Matrix, RoutineError};
 use crate::model::transform::ChainError;
@@ -299,7 +300,14 @@ impl Stored {
             }
             Layout::Artifact => {
                 let Some(m) = matrix_of(what) else {
-                    // the truncated Encode has no routine in this layout
+                    // the truncated Encode has no routine in this layout: re-derived by the
+                    // source the file names (the quick export's Paar program, else the
+                    // default optimiser, which every effort uses for it)
+                    if self.method == Baseline.method() {
+                        return Baseline
+                            .program(what, rows, n_in)
+                            .map_err(ConfigError::from);
+                    }
                     return Optimise
                         .program(what, rows, n_in)
                         .map_err(ConfigError::from);

@@ -3,10 +3,11 @@
 //! 32 words).
 
 use algebra::bitmatrix::BitMatrix;
+use fafft_config::export::Layout;
 use fafft_config::transform::Chain;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::export::ExportConfig;
+use search::export::{export_effort, Effort, Export, ExportConfig, ExportError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -30,6 +31,14 @@ pub fn hqc1() -> ExportConfig {
         split: None,
         second: None,
     }
+}
+
+/// `search export --quick` into `out` (project layout): the cheap Baseline programs and
+/// routines, for the tests where any correct export will do (the tables, the folder, the
+/// rules). The optimised export is covered by the committed exports, which verify, and by the
+/// extended suite's fresh exports.
+pub fn quick_export(cfg: &ExportConfig, out: &Path, force: bool) -> Result<Export, ExportError> {
+    export_effort(cfg, out, force, Layout::Project, false, &Effort::quick())
 }
 
 /// Parse every `name[...] = { numbers };` array of a C header (2-D arrays flattened row-major).
