@@ -231,7 +231,8 @@ pub fn cost_data(n: u64, m: u32, l: u32, c: u64) -> Result<CostData, PlotError> 
             "c = {c}: the residue ring x^c needs a multiple of 32 with 32 <= c <= {MAX_C} (the firmware's residue is whole words)"
         )));
     }
-    let (per_orbit, top) = crt_plan::scan_map(m, l, |info, words| {
+    let opts = crate::engine::RunOptions::default();
+    let (per_orbit, top) = crt_plan::scan_map(m, l, &opts, |info, words| {
         (info.weight, reconstruction_cycles(words, c))
     })?;
     let mut by_weight: BTreeMap<u32, (f64, f64, u64)> = BTreeMap::new();
