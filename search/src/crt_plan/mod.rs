@@ -44,7 +44,7 @@
 //! [`pricing`] (the single, residue and two-moduli plans priced), [`split`] (the 2-Karatsuba
 //! plans), [`planner`] (the enumeration, step by step), [`ranking`] (order, published ranks,
 //! summary), [`report`] (the report's serde types and its one writer, [`to_json`]),
-//! [`render`] (the text table) and [`command`] (`search crt` itself).
+//! [`render`] (the text table); the command `search crt` itself is [`crate::crt`].
 
 pub mod coprime;
 pub mod error;
