@@ -11,8 +11,8 @@
 //! * Determinism: chunks are processed in batches in canonical index order; each batch runs on a
 //!   rayon pool (or on the current thread for `threads = 1`), the results are collected in chunk
 //!   order and merged in that order. A scan whose merge is order-independent (all three are:
-//!   they keep everything sorted by a total key, or in chunk order) gives a result that does not depend on the thread
-//!   count, the shard split or where a run was resumed.
+//!   they keep everything sorted by a total key, or in chunk order) gives a result that does
+//!   not depend on the thread count, the shard split or where a run was resumed.
 //! * Shards: shard `I/S` runs the chunks with index ≡ I (mod S) (round-robin, so every shard gets
 //!   a similar mix of cheap and expensive chunks); [`split`] checks that the parts given to a
 //!   merge form one split of one configuration.

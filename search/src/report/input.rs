@@ -68,6 +68,8 @@ pub enum Number {
     Int(u64),
     /// A string (decimal, or hex with `0x`).
     Text(String),
+    /// An array (no number).
+    List(Vec<serde_json::Value>),
     /// `{"hex": ...}` or `{"value": ...}`.
     Wrapped {
         /// `hex`.
@@ -102,7 +104,7 @@ impl Number {
                 }
             }
             Number::Wrapped { hex, value } => hex.as_ref().or(value.as_ref())?.loose(),
-            Number::Other(_) => None,
+            Number::List(_) | Number::Other(_) => None,
         }
     }
 }
@@ -186,7 +188,7 @@ impl EntriesInput {
                 .iter()
                 .filter_map(|e| match e {
                     EntryItem::Entry(e) => Some(e),
-                    EntryItem::Other(_) => None,
+                    EntryItem::List(_) | EntryItem::Other(_) => None,
                 })
                 .collect(),
             EntriesInput::One(e) => vec![e],
@@ -199,9 +201,11 @@ impl EntriesInput {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 pub enum EntryItem {
+    /// An array (skipped).
+    List(Vec<serde::de::IgnoredAny>),
     /// An entry.
     Entry(EntryInput),
-    /// Anything else (skipped).
+    /// Anything else but an object (skipped).
     Other(serde::de::IgnoredAny),
 }
 
@@ -287,9 +291,14 @@ pub struct SpaceInput {
 }
 
 impl ScanInput {
-    /// Read the view from the text of a file (Err: serde's reason).
+    /// Read the view from the text of a file (Err: serde's reason). JSON that is not an object
+    /// has none of the fields (each reader then names the first it misses).
     pub fn parse(text: &str) -> Result<ScanInput, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+        if text.trim_start().starts_with('{') {
+            return serde_json::from_str(text).map_err(|e| e.to_string());
+        }
+        serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| e.to_string())?;
+        Ok(ScanInput::default())
     }
 
     /// The histogram's weights and counts when it is the writer's object form (keys that are
@@ -317,7 +326,11 @@ impl ScanInput {
             )));
         }
         let mut r: ScanReport = serde_json::from_str(text).map_err(|e| {
-            format!("{path} has a `digest` but is not a scan report of this tool: {e}")
+            // the reason alone, as for a report read from a parsed value
+            let at = format!(" at line {} column {}", e.line(), e.column());
+            let e = e.to_string();
+            let reason = e.strip_suffix(&at).unwrap_or(&e);
+            format!("{path} has a `digest` but is not a scan report of this tool: {reason}")
         })?;
         let stored = r.digest.take();
         let fresh = crate::digest::of(&r).map_err(|e| e.to_string())?;
@@ -400,5 +413,19 @@ mod tests {
             );
             assert_eq!(es[0].p(), Some(0x1002b));
         }
+    }
+
+    /// JSON that is not an object has none of the fields; arrays are never read positionally.
+    #[test]
+    fn arrays_are_not_read_as_objects() {
+        let v = ScanInput::parse("[16, 3]").expect("valid JSON");
+        assert!(v.m.is_none() && v.l.is_none() && v.histogram.is_none());
+        assert!(ScanInput::parse("not json").is_err());
+        let v =
+            ScanInput::parse(r#"{"m": ["0x10"], "top": [["0x1234"], {"beta": 7}]}"#).expect("view");
+        assert_eq!(v.m.as_ref().and_then(Number::loose), None);
+        let es = v.top.as_ref().expect("top").entries();
+        assert_eq!(es.len(), 1);
+        assert!(matches!(es[0].beta(), Some(("beta", BetaInput::Int(7)))));
     }
 }
