@@ -222,7 +222,11 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
         })?;
     }
     let cfg = args.config()?;
-    let cache = ScanCache::new();
+    // the orbit scans show progress on a terminal (stderr); the report does not depend on it
+    let cache = ScanCache::with_options(crate::engine::RunOptions {
+        progress: true,
+        ..Default::default()
+    });
     let mut report = plan(args.n, &cfg, &cache)?;
     report.command = args.command();
     let table = crate::measured_table::MeasuredTable::committed()?;

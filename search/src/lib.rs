@@ -6,11 +6,14 @@
 //!
 //! * **β → modulus** (`docs/fafft.md` §8, §11.1, §11.2): [`fields`] (fields and Cantor bases),
 //!   [`hex_text`], [`bounds`], [`shard`] → [`kernel`] (per-orbit minimal polynomial and wt(M))
-//!   → [`scan`] (chunked enumeration, mergeable results) → [`driver`] (threads, checkpoints,
-//!   progress) → [`report`] (proof of the optima, JSON), [`merge`] (shard parts), [`digest`];
+//!   → [`scan`] (chunked enumeration, mergeable results) → [`driver`] (its run and checkpoint
+//!   layout) on [`engine`] (the one scan engine: chunks in canonical order over threads,
+//!   checkpoints, progress, shards; also the joint search's and the planner's orbit scan) →
+//!   [`report`] (proof of the optima, JSON), [`merge`] (shard parts), [`digest`];
 //!   [`moduli`] wires a scan together, [`single`] is the one-configuration report, [`sparse`]
 //!   the sparse-P enumeration, [`joint`] the joint search over β, conjugate and chain.
-//! * **modulus → plan**: [`crt_plan`] (the planner, pure, and the report's types and writer),
+//! * **modulus → plan**: [`crt_plan`] (the planner, pure, its orbit scan on [`engine`], and the
+//!   report's types and writer),
 //!   [`crt_report`] (the one reader of a crt report), [`crt`] (the `search crt` command).
 //! * **plan → export**: [`plan_export`] (a ranked plan of a crt or joint report to a
 //!   configuration), [`export`] (the `search export` command).

@@ -1,5 +1,7 @@
 //! JSON reports of `search moduli` and `search merge`: the search space (exact sizes with
 //! `num-bigint`), the verified optima, the T lightest moduli and the weight histogram.
+//! [`ScanReport`] is the format and its writer's type; [`input`] is its readers' typed view
+//! ([`ScanInput`]: the same fields, in the forms the readers also take from other tools).
 //!
 //! Every modulus written into `best` or `top` is proven first (`docs/fafft.md` §8.1):
 //! Cantor-mode entries by running the FAFFT for β as a black box and comparing with
@@ -8,6 +10,7 @@
 //! [`crate::sparse::admissible_poly`]) and direct composition, plus (m ≤ 64) a root β of P found
 //! in the field and the same FAFFT run.
 
+pub mod input;
 mod proof;
 
 use crate::driver::RunConfig;
@@ -16,6 +19,7 @@ use crate::fields::FieldCtx;
 use crate::kernel::Scorer;
 use crate::scan::{Candidate, ChunkResult, ORDER};
 use crate::shard::Shard;
+pub use input::ScanInput;
 use num_bigint::BigUint;
 use proof::{verification_note, verify};
 use rayon::prelude::*;
@@ -115,31 +119,6 @@ pub struct ScanReport {
     /// shard part) and by the readers of a scan (`crt --moduli`, `plot histogram --input`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
-}
-
-/// What a scan file's `digest` says, for the readers that also take files of other tools: a
-/// file with a digest must be a scan report of this tool whose digest matches its content
-/// (else the error names the problem); a file without one is read with the note returned.
-pub fn check_scan_digest(
-    v: &serde_json::Value,
-    path: &str,
-) -> std::result::Result<Option<String>, String> {
-    if v.get("digest").is_none() {
-        return Ok(Some(format!(
-            "{path} has no `digest` (written by another tool, by hand or before scans carried one): \
-             only what can be recomputed from it (wt(M) of the listed moduli, the histogram) vouches for it"
-        )));
-    }
-    let mut r: ScanReport = serde_json::from_value(v.clone())
-        .map_err(|e| format!("{path} has a `digest` but is not a scan report of this tool: {e}"))?;
-    let stored = r.digest.take();
-    let fresh = crate::digest::of(&r).map_err(|e| e.to_string())?;
-    if stored.as_deref() != Some(fresh.as_str()) {
-        return Err(format!(
-            "{path} is inconsistent: its `digest` does not match its content (the file was edited or damaged; rerun the scan)"
-        ));
-    }
-    Ok(None)
 }
 
 fn pow2(e: u32) -> BigUint {
@@ -305,7 +284,7 @@ pub fn report_config(r: &ScanReport) -> RunConfig {
 }
 
 /// How much of the admissible space a moduli JSON covers (read from its `shard`, `mode`,
-/// `max_poly_weight`, `within` and `space.covered` keys, so that any consumer can tell a partial
+/// `max_poly_weight`, `within` and `space.covered` keys through [`ScanInput`], so that any consumer can tell a partial
 /// input from a complete one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Coverage {
@@ -322,26 +301,26 @@ pub enum Coverage {
 }
 
 impl Coverage {
-    /// Read the coverage of a moduli JSON for (m, l).
-    pub fn of_json(v: &serde_json::Value, m: u32, l: u32) -> Coverage {
-        let num = |x: Option<&serde_json::Value>| x.and_then(|x| x.as_u64());
-        if let Some(sh) = v.get("shard").filter(|x| !x.is_null()) {
+    /// Read the coverage of a moduli JSON for (m, l) from its readers' view.
+    pub fn of_input(v: &ScanInput, m: u32, l: u32) -> Coverage {
+        let num = |x: &Option<input::Number>| x.as_ref().and_then(input::Number::as_int);
+        if let Some(sh) = &v.shard {
             return Coverage::Shard {
-                index: num(sh.get("index")).unwrap_or(0) as u32,
-                count: num(sh.get("count")).unwrap_or(0) as u32,
+                index: num(&sh.index).unwrap_or(0) as u32,
+                count: num(&sh.count).unwrap_or(0) as u32,
             };
         }
-        let w = num(v.get("max_poly_weight")).map(|w| w as u32);
-        if v.get("mode").and_then(|x| x.as_str()) == Some("sparse-minpoly") || w.is_some() {
+        let w = num(&v.max_poly_weight).map(|w| w as u32);
+        if v.mode.as_deref() == Some("sparse-minpoly") || w.is_some() {
             return Coverage::Sparse { max_poly_weight: w };
         }
         let full = m.saturating_sub(l);
-        if let Some(k) = num(v.get("within")) {
+        if let Some(k) = num(&v.within) {
             if k < u64::from(full) {
                 return Coverage::Within { k: k as u32, full };
             }
         }
-        match v.pointer("/space/covered").and_then(|x| x.as_str()) {
+        match v.space.as_ref().and_then(|s| s.covered.as_deref()) {
             Some(c) if c != "exhaustive" => Coverage::Other(c.to_string()),
             _ => Coverage::Complete,
         }

@@ -80,7 +80,8 @@ pub enum CrtError {
     /// Algebra error.
     #[error(transparent)]
     Algebra(#[from] AlgebraError),
-    /// An (m, l) outside what a search accepts ([`crate::bounds::check_ml`]).
+    /// An (m, l) outside what a search accepts ([`crate::bounds::check_ml`]), or a failure of
+    /// the scan engine running the orbit scan (its thread pool).
     #[error(transparent)]
     Bounds(#[from] crate::error::SearchError),
 }

@@ -38,13 +38,13 @@
 //! always listed (HQC-1: 2^15 + x^3072, HQC-3: 2^16 + x^8192 with the artifact β = 0x00103674 and
 //! chain; HQC-5: 2^17 alone, canonical β) with their rank.
 //!
-//! The module tree: [`orbit_scan`] (the planner's own scan of the admissible orbits, kept apart
-//! from the weight scan of [`crate::scan`]: it keeps every orbit's residue counts for the
-//! pricing), [`moduli_file`] (moduli from `search moduli` JSON), [`coprime`] (§9.8),
+//! The module tree: [`orbit_scan`] (the planner's scan of the admissible orbits on the scan
+//! engine [`crate::engine`], in memory: it keeps every orbit's residue counts for the pricing),
+//! [`moduli_file`] (moduli from `search moduli` JSON), [`coprime`] (§9.8),
 //! [`pricing`] (the single, residue and two-moduli plans priced), [`split`] (the 2-Karatsuba
 //! plans), [`planner`] (the enumeration, step by step), [`ranking`] (order, published ranks,
 //! summary), [`report`] (the report's serde types and its one writer, [`to_json`]),
-//! [`render`] (the text table) and [`command`] (`search crt` itself).
+//! [`render`] (the text table); the command `search crt` itself is [`crate::crt`].
 
 pub mod coprime;
 pub mod error;
@@ -61,8 +61,8 @@ pub use coprime::{check_coprime, CoprimeCheck};
 pub use error::CrtError;
 pub use moduli_file::parse_moduli_file;
 pub use orbit_scan::{
-    candidates, modulus_info, scan, scan_map, ModulusInfo, OrbitStat, ScanCache, ScanResult,
-    SCAN_TOP,
+    candidates, modulus_info, scan, scan_map, scan_with, ModulusInfo, OrbitChunks, OrbitStat,
+    ScanCache, ScanResult, SCAN_TOP,
 };
 pub use planner::{plan, product_bits, PlanConfig, MAX_RESIDUE_RATIO};
 pub use pricing::size_label;

@@ -2,21 +2,29 @@
 //! coordinates, its modulus `M = P_β(s_l(x))` with wt(M) and the residue counts mod 32, and the
 //! lightest moduli by `(wt(M), occupied residues mod 32, P)`, cached per (m, l) in memory.
 //!
-//! It is a scan of its own, not the weight scan of [`crate::scan`] / [`crate::driver`] on the
-//! scan engine [`crate::engine`]: it maps every orbit through a caller's function (the plot's
-//! cost-versus-weight points) and keeps the full residue counts of each modulus for the pricing,
-//! which the weight scan's candidates do not carry, and it runs in memory on the global rayon
-//! pool with the planner's typed errors ([`CrtError`]), while the engine's run is built around a
-//! checkpoint layout, its own thread pool and [`crate::SearchError`].
+//! It runs on the scan engine [`crate::engine`] (as the weight scan of [`crate::scan`] /
+//! [`crate::driver`] and the joint search do): its chunks are ranges of Cantor coordinates, so
+//! of orbits (their minima) in canonical order ([`OrbitChunks`]); the engine's run loop runs
+//! them in batches over threads and merges their results in chunk order (the mapped values
+//! appended, the lightest moduli kept sorted by the total key), so the result does not depend
+//! on the thread count; it shows progress on a terminal when the [`RunOptions`] ask for it.
+//!
+//! It is a run in memory ([`crate::engine::run_in_memory`]), without the engine's checkpoint
+//! and shards: it maps every orbit through a caller's function (the plot's cost-versus-weight
+//! points), whose values need not be serialisable, and keeps the full residue counts of each
+//! modulus for the pricing; a whole scan of the sizes the planner uses takes seconds and is
+//! cached per (m, l) for the run ([`ScanCache`]), and `search crt` has no shard or checkpoint
+//! option, so there is nothing a checkpoint would save. Its errors stay the planner's typed
+//! [`CrtError`] (the engine's own convert into [`CrtError::Bounds`]).
 
 use super::CrtError;
+use crate::engine::{run_in_memory, Job, RunOptions};
 use algebra::cantor::{is_orbit_min, CantorBasis};
 use algebra::field::{BinaryField, Tower};
 use algebra::gf2x::Poly;
 use algebra::minpoly::minimal_polynomial_linear;
 use algebra::modulus::ModulusTable;
 use fafft_config::transform;
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -121,82 +129,148 @@ fn info_from_minpoly(m: u32, l: u32, beta: u32, coords: u64, p: &Poly, mw: &[u64
     }
 }
 
+/// How many chunks a scan is cut into (fewer when there are fewer Cantor coordinates).
+const SCAN_CHUNKS: u64 = 256;
+
+/// The chunks of the orbit scan of one (m, l): chunk `i` is the range `[lo + i·step, lo +
+/// (i+1)·step)` of the Cantor coordinates in `[2^{m/2}, 2^{m−l})`, and covers the orbits whose
+/// minimum lies in it, in ascending order (so the chunks in index order visit every admissible
+/// orbit once, in the canonical order).
+pub struct OrbitChunks<'a, F: BinaryField, G> {
+    m: u32,
+    l: u32,
+    basis: CantorBasis<F>,
+    table: ModulusTable,
+    lo: u64,
+    hi: u64,
+    step: u64,
+    count: u64,
+    per_orbit: &'a G,
+}
+
+/// The merged result of orbit-scan chunks: the caller's values per orbit in scan order and the
+/// `SCAN_TOP` lightest moduli sorted by their key.
+type Part<T> = (Vec<T>, Vec<ModulusInfo>);
+
+impl<'a, F: BinaryField, G> OrbitChunks<'a, F, G> {
+    /// The chunks of (m, l), each orbit mapped by `per_orbit(info, words of M)`.
+    fn new(m: u32, l: u32, per_orbit: &'a G) -> Result<Self, CrtError> {
+        let lo = 1u64 << (m / 2);
+        let hi = 1u64 << (m - l);
+        let count = SCAN_CHUNKS.min(hi - lo).max(1);
+        Ok(OrbitChunks {
+            m,
+            l,
+            basis: tower_basis::<F>(m)?,
+            table: ModulusTable::new(m, l),
+            lo,
+            hi,
+            step: (hi - lo).div_ceil(count),
+            count,
+            per_orbit,
+        })
+    }
+
+    /// Scan the orbits of chunk `ci`.
+    fn run_chunk<T>(&self, ci: usize) -> Result<Part<T>, CrtError>
+    where
+        G: Fn(&ModulusInfo, &[u64]) -> T,
+    {
+        let (m, l) = (self.m, self.l);
+        let start = self.lo + ci as u64 * self.step;
+        let end = (start + self.step).min(self.hi);
+        let mut mapped = Vec::new();
+        let mut top: Vec<ModulusInfo> = Vec::new();
+        let mut buf = vec![0u64; self.table.words()];
+        for c in start..end {
+            if !is_orbit_min(c, m) {
+                continue;
+            }
+            let beta = self.basis.element(c);
+            let p = minimal_polynomial_linear(beta)?;
+            self.table.modulus_words(&p.exponents(), &mut buf);
+            let info = info_from_minpoly(m, l, beta.to_bits() as u32, c, &p, &buf);
+            mapped.push((self.per_orbit)(&info, &buf));
+            let worst = top.last().map(|t| t.key());
+            if top.len() < SCAN_TOP || worst.is_some_and(|w| info.key() < w) {
+                top.push(info);
+                top.sort_by_key(|t| t.key());
+                top.truncate(SCAN_TOP);
+            }
+        }
+        Ok((mapped, top))
+    }
+}
+
+/// Merge a chunk's result into the results of the chunks before it.
+fn merge_part<T>(acc: &mut Part<T>, (mapped, top): Part<T>) {
+    acc.0.extend(mapped);
+    acc.1.extend(top);
+    acc.1.sort_by_key(|t| t.key());
+    acc.1.truncate(SCAN_TOP);
+}
+
 /// The one orbit scan: every admissible orbit of `V_{m−l} \ V_{m/2}` in scan order, mapped by
-/// `per_orbit(info, words of M)`, and the `SCAN_TOP` lightest moduli.
+/// `per_orbit(info, words of M)`, and the `SCAN_TOP` lightest moduli, run by the scan engine.
 fn scan_generic<F, T, G>(
     m: u32,
     l: u32,
+    opts: &RunOptions,
     per_orbit: &G,
-) -> Result<(Vec<T>, Vec<ModulusInfo>), CrtError>
+) -> Result<Part<T>, CrtError>
 where
     F: BinaryField,
     T: Send,
     G: Fn(&ModulusInfo, &[u64]) -> T + Sync,
 {
-    let basis = tower_basis::<F>(m)?;
-    let table = ModulusTable::new(m, l);
-    let lo = 1u64 << (m / 2);
-    let hi = 1u64 << (m - l);
-    let chunks = 256u64.min(hi - lo).max(1);
-    let step = (hi - lo).div_ceil(chunks);
-    type Part<T> = (Vec<T>, Vec<ModulusInfo>);
-    let parts: Vec<Result<Part<T>, CrtError>> = (0..chunks)
-        .into_par_iter()
-        .map(|ci| {
-            let start = lo + ci * step;
-            let end = (start + step).min(hi);
-            let mut mapped = Vec::new();
-            let mut top: Vec<ModulusInfo> = Vec::new();
-            let mut buf = vec![0u64; table.words()];
-            for c in start..end {
-                if !is_orbit_min(c, m) {
-                    continue;
-                }
-                let beta = basis.element(c);
-                let p = minimal_polynomial_linear(beta)?;
-                table.modulus_words(&p.exponents(), &mut buf);
-                let info = info_from_minpoly(m, l, beta.to_bits() as u32, c, &p, &buf);
-                mapped.push(per_orbit(&info, &buf));
-                let worst = top.last().map(|t| t.key());
-                if top.len() < SCAN_TOP || worst.is_some_and(|w| info.key() < w) {
-                    top.push(info);
-                    top.sort_by_key(|t| t.key());
-                    top.truncate(SCAN_TOP);
-                }
-            }
-            Ok((mapped, top))
-        })
-        .collect();
-    let mut mapped = Vec::new();
-    let mut top = Vec::new();
-    for part in parts {
-        let (s, t) = part?;
-        mapped.extend(s);
-        top.extend(t);
-    }
-    top.sort_by_key(|t| t.key());
-    top.truncate(SCAN_TOP);
-    Ok((mapped, top))
+    let chunks = OrbitChunks::<F, G>::new(m, l, per_orbit)?;
+    let job = Job {
+        config: &(m, l),
+        chunk_count: chunks.count as usize,
+        shard: None,
+        batch_per_thread: 8,
+        bar_template:
+            "orbit scan {bar:40} {pos}/{len} chunks  {per_sec}  elapsed {elapsed}  eta {eta}",
+    };
+    run_in_memory(
+        &job,
+        opts,
+        || (Vec::new(), Vec::new()),
+        |ci| chunks.run_chunk(ci),
+        merge_part,
+    )
 }
 
 /// [`scan`] with a value of the caller's per orbit (computed from the orbit's modulus data and
-/// the words of M, bit e = x^e), in scan order, and the lightest moduli.
-pub fn scan_map<T, G>(m: u32, l: u32, per_orbit: G) -> Result<(Vec<T>, Vec<ModulusInfo>), CrtError>
+/// the words of M, bit e = x^e), in scan order, and the lightest moduli; `opts` sets the threads
+/// and the progress bar (not the result).
+pub fn scan_map<T, G>(
+    m: u32,
+    l: u32,
+    opts: &RunOptions,
+    per_orbit: G,
+) -> Result<(Vec<T>, Vec<ModulusInfo>), CrtError>
 where
     T: Send,
     G: Fn(&ModulusInfo, &[u64]) -> T + Sync,
 {
     check_ml(m, l)?;
     match m {
-        8 => scan_generic::<Tower<8>, T, G>(m, l, &per_orbit),
-        16 => scan_generic::<Tower<16>, T, G>(m, l, &per_orbit),
-        _ => scan_generic::<Tower<32>, T, G>(m, l, &per_orbit),
+        8 => scan_generic::<Tower<8>, T, G>(m, l, opts, &per_orbit),
+        16 => scan_generic::<Tower<16>, T, G>(m, l, opts, &per_orbit),
+        _ => scan_generic::<Tower<32>, T, G>(m, l, opts, &per_orbit),
     }
 }
 
-/// Scan every admissible Frobenius orbit of `V_{m−l} \ V_{m/2}` (m ∈ {8, 16, 32}).
+/// Scan every admissible Frobenius orbit of `V_{m−l} \ V_{m/2}` (m ∈ {8, 16, 32}) with the
+/// default [`RunOptions`] (all cores, no progress bar).
 pub fn scan(m: u32, l: u32) -> Result<ScanResult, CrtError> {
-    let (stats, top) = scan_map(m, l, |info, _| OrbitStat {
+    scan_with(m, l, &RunOptions::default())
+}
+
+/// [`scan`] run with `opts` (threads, progress; the result does not depend on them).
+pub fn scan_with(m: u32, l: u32, opts: &RunOptions) -> Result<ScanResult, CrtError> {
+    let (stats, top) = scan_map(m, l, opts, |info, _| OrbitStat {
         weight: info.weight,
         cnt0: info.cnt[0] as u32,
         occupied_nonzero: info.cnt[1..].iter().filter(|&&k| k > 0).count() as u32,
@@ -253,16 +327,24 @@ pub fn modulus_info(m: u32, l: u32, beta: u32) -> Result<ModulusInfo, CrtError> 
     Ok(info_from_minpoly(m, l, beta, c, &p, &buf))
 }
 
-/// An in-memory cache of scans per (m, l).
+/// An in-memory cache of scans per (m, l), and how its scans run.
 #[derive(Default)]
 pub struct ScanCache {
     map: Mutex<HashMap<(u32, u32), Arc<ScanResult>>>,
+    opts: RunOptions,
 }
 
 impl ScanCache {
-    /// Empty cache.
+    /// Empty cache whose scans run with the default [`RunOptions`] (all cores, no progress).
     pub fn new() -> Self {
         Self::default()
+    }
+    /// Empty cache whose scans run with `opts` (threads, progress; not the results).
+    pub fn with_options(opts: RunOptions) -> Self {
+        ScanCache {
+            map: Mutex::default(),
+            opts,
+        }
     }
     /// The scan of (m, l), computed on first use.
     pub fn get(&self, m: u32, l: u32) -> Result<Arc<ScanResult>, CrtError> {
@@ -271,7 +353,7 @@ impl ScanCache {
                 return Ok(r.clone());
             }
         }
-        let r = Arc::new(scan(m, l)?);
+        let r = Arc::new(scan_with(m, l, &self.opts)?);
         if let Ok(mut map) = self.map.lock() {
             map.insert((m, l), r.clone());
         }

@@ -1,12 +1,18 @@
-//! The scan engine shared by the weight scan ([`crate::driver`]) and the joint search
-//! ([`crate::joint::screen`](mod@crate::joint::screen)): a fixed list of chunks in a canonical
-//! order, run in batches over threads, with checkpoints, progress and shards.
+//! The scan engine shared by the weight scan ([`crate::driver`]), the joint search
+//! ([`crate::joint::screen`](mod@crate::joint::screen)) and the planner's orbit scan
+//! ([`crate::crt_plan::orbit_scan`]): a fixed list of chunks in a canonical order, run in batches
+//! over threads and merged in that order, with progress and, for the runs that save their state,
+//! checkpoints and shards.
+//!
+//! Two entry points share one run loop: [`run_chunks`] (a run with a checkpoint layout, its
+//! errors [`SearchError`]) and [`run_in_memory`] (no checkpoint; the errors are the caller's
+//! type, into which the engine's own convert).
 //!
 //! * Determinism: chunks are processed in batches in canonical index order; each batch runs on a
 //!   rayon pool (or on the current thread for `threads = 1`), the results are collected in chunk
-//!   order and merged in that order. A scan whose merge is order-independent (both are: they
-//!   keep everything sorted by a total key) gives a result that does not depend on the thread
-//!   count, the shard split or where a run was resumed.
+//!   order and merged in that order. A scan whose merge is order-independent (all three are:
+//!   they keep everything sorted by a total key, or in chunk order) gives a result that does
+//!   not depend on the thread count, the shard split or where a run was resumed.
 //! * Shards: shard `I/S` runs the chunks with index ≡ I (mod S) (round-robin, so every shard gets
 //!   a similar mix of cheap and expensive chunks); [`split`] checks that the parts given to a
 //!   merge form one split of one configuration.
@@ -64,18 +70,68 @@ pub fn run_chunks<L, R>(
     opts: &RunOptions,
     empty: impl FnOnce() -> L::State,
     run_chunk: impl Fn(usize) -> Result<R> + Sync,
-    mut merge: impl FnMut(&mut L::State, R),
+    merge: impl FnMut(&mut L::State, R),
 ) -> Result<L::State>
 where
     L: Layout,
     R: Send,
 {
-    let count = job.chunk_count;
-    let mine = shard_chunks(count, job.shard);
-    let (mut done, mut acc) = match resume::<L>(job, opts, &mine)? {
+    let mine = shard_chunks(job.chunk_count, job.shard);
+    let (done, acc) = match resume::<L>(job, opts, &mine)? {
         Some(loaded) => loaded,
         None => (BTreeSet::new(), empty()),
     };
+    let save = |done: &BTreeSet<usize>, acc: &L::State| match &opts.checkpoint {
+        Some(p) => checkpoint::save::<L>(p, job.config, job.chunk_count, done, acc),
+        None => Ok(()),
+    };
+    run_loop(job, opts, &mine, (done, acc), run_chunk, merge, save)
+}
+
+/// Run the chunks of this shard in memory, with no checkpoint (a run whose state is not worth
+/// saving, or not serialisable: the planner's orbit scan, [`crate::crt_plan::orbit_scan`]):
+/// `run_chunk` on each, merged into `empty()` in chunk order by `merge`. The errors are the
+/// caller's type `E`; the engine's own (the thread pool, the stop hook) convert into it. A
+/// checkpoint in `opts` is refused ([`SearchError::BadOption`]).
+pub fn run_in_memory<C, S, R, E>(
+    job: &Job<'_, C>,
+    opts: &RunOptions,
+    empty: impl FnOnce() -> S,
+    run_chunk: impl Fn(usize) -> std::result::Result<R, E> + Sync,
+    merge: impl FnMut(&mut S, R),
+) -> std::result::Result<S, E>
+where
+    R: Send,
+    E: From<SearchError> + Send,
+{
+    if let Some(p) = &opts.checkpoint {
+        return Err(SearchError::BadOption(format!(
+            "this run keeps its state in memory and takes no checkpoint ({})",
+            p.display()
+        ))
+        .into());
+    }
+    let mine = shard_chunks(job.chunk_count, job.shard);
+    let start = (BTreeSet::new(), empty());
+    run_loop(job, opts, &mine, start, run_chunk, merge, |_, _| Ok(()))
+}
+
+/// The run loop: the chunks of `mine` not in `done` run in batches in chunk order (on a pool of
+/// `opts.threads` threads), each batch's results merged into the state in chunk order, `save`d
+/// after every batch and at the end, with progress on a terminal.
+fn run_loop<C, S, R, E>(
+    job: &Job<'_, C>,
+    opts: &RunOptions,
+    mine: &[usize],
+    (mut done, mut acc): (BTreeSet<usize>, S),
+    run_chunk: impl Fn(usize) -> std::result::Result<R, E> + Sync,
+    mut merge: impl FnMut(&mut S, R),
+    save: impl Fn(&BTreeSet<usize>, &S) -> std::result::Result<(), E>,
+) -> std::result::Result<S, E>
+where
+    R: Send,
+    E: From<SearchError> + Send,
+{
     let todo: Vec<usize> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
     let pool = thread_pool(opts.threads)?;
     let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
@@ -86,17 +142,13 @@ where
         mine.len() - todo.len(),
     );
     let batch = (job.batch_per_thread * threads).max(job.batch_per_thread);
-    let save = |done: &BTreeSet<usize>, acc: &L::State| match &opts.checkpoint {
-        Some(p) => checkpoint::save::<L>(p, job.config, count, done, acc),
-        None => Ok(()),
-    };
     let (mut processed, mut pos) = (0usize, 0usize);
     while pos < todo.len() {
         if opts.stop_after_chunks.is_some_and(|k| processed >= k) {
             if let Some(b) = &bar {
                 b.abandon();
             }
-            return Err(SearchError::Stopped { chunks: processed });
+            return Err(SearchError::Stopped { chunks: processed }.into());
         }
         let mut end = (pos + batch).min(todo.len());
         if let Some(k) = opts.stop_after_chunks {
@@ -197,20 +249,13 @@ pub fn progress_bar(
 }
 
 /// The chunks `ids` run on the pool (or on this thread), results in the order of `ids`.
-fn run_batch<R: Send>(
-    run_chunk: &(impl Fn(usize) -> Result<R> + Sync),
+fn run_batch<R: Send, E: Send>(
+    run_chunk: &(impl Fn(usize) -> std::result::Result<R, E> + Sync),
     pool: Option<&rayon::ThreadPool>,
     ids: &[usize],
-) -> Result<Vec<R>> {
+) -> std::result::Result<Vec<R>, E> {
     match pool {
-        Some(p) => p.install(|| {
-            ids.par_iter()
-                .map(|&i| run_chunk(i))
-                .collect::<Result<Vec<_>>>()
-        }),
-        None => ids
-            .iter()
-            .map(|&i| run_chunk(i))
-            .collect::<Result<Vec<_>>>(),
+        Some(p) => p.install(|| ids.par_iter().map(|&i| run_chunk(i)).collect()),
+        None => ids.iter().map(|&i| run_chunk(i)).collect(),
     }
 }

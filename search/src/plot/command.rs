@@ -148,7 +148,11 @@ fn emit_data<T: Serialize>(v: &T, data_out: Option<&PathBuf>, json: bool) -> Res
 
 /// Run `search plot`.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
-    let cache = ScanCache::new();
+    // the orbit scans show progress on a terminal (stderr); the data do not depend on it
+    let cache = ScanCache::with_options(crate::engine::RunOptions {
+        progress: true,
+        ..Default::default()
+    });
     match &args.kind {
         PlotKind::Histogram {
             input,

@@ -3,6 +3,7 @@
 
 use super::PlotError;
 use crate::crt_plan::{self, modulus_info, ModulusInfo, ScanCache};
+use crate::report::input::{HistogramInput, Number, ScanInput};
 use fafft_config::cost;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -34,7 +35,8 @@ pub fn published_marks(m: u32, l: u32) -> Vec<(u32, &'static str)> {
         .collect()
 }
 
-/// Parse a moduli JSON into histogram data (tolerant about the histogram's form).
+/// Parse a moduli JSON into histogram data (through the readers' typed view of the format,
+/// [`ScanInput`], which is tolerant about the histogram's form).
 pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
     let p = path.display().to_string();
     let err = |msg: String| PlotError::Input {
@@ -43,61 +45,21 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
     };
     let text = fafft_config::input::read_text(path, fafft_config::input::REPORT_JSON)
         .map_err(|e| PlotError::Range(e.to_string()))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| err(e.to_string()))?;
-    let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
-    let m = num("m").ok_or_else(|| err("missing integer `m`".into()))?;
-    let l = num("l").ok_or_else(|| err("missing integer `l`".into()))?;
+    let v = ScanInput::parse(&text).map_err(err)?;
+    let num = |x: &Option<Number>| x.as_ref().and_then(Number::as_int);
+    let m = num(&v.m).ok_or_else(|| err("missing integer `m`".into()))?;
+    let l = num(&v.l).ok_or_else(|| err("missing integer `l`".into()))?;
     if ![8, 16, 32, 64, 128].contains(&m) || l >= m / 2 {
         return Err(err(format!(
             "m = {m}, l = {l} is not a configuration of this tool (m in 8, 16, 32, 64, 128 and l < m/2)"
         )));
     }
     let (m, l) = (m as u32, l as u32);
-    let coverage = crate::report::Coverage::of_json(&v, m, l);
-    let mut histogram = BTreeMap::new();
-    match v.get("histogram") {
-        Some(serde_json::Value::Object(o)) => {
-            for (k, c) in o {
-                let w: u32 = k
-                    .trim()
-                    .parse()
-                    .map_err(|_| err(format!("histogram key `{k}` is not a weight")))?;
-                let c = c
-                    .as_u64()
-                    .ok_or_else(|| err(format!("histogram count of {k} is not an integer")))?;
-                histogram.insert(w, c);
-            }
-        }
-        Some(serde_json::Value::Array(a)) => {
-            for e in a {
-                let (w, c) = match e {
-                    serde_json::Value::Array(pair) if pair.len() == 2 => {
-                        (pair[0].as_u64(), pair[1].as_u64())
-                    }
-                    serde_json::Value::Object(o) => (
-                        o.get("weight").and_then(|x| x.as_u64()),
-                        o.get("count").and_then(|x| x.as_u64()),
-                    ),
-                    _ => (None, None),
-                };
-                match (w.and_then(|w| u32::try_from(w).ok()), c) {
-                    (Some(w), Some(c)) => {
-                        if histogram.insert(w, c).is_some() {
-                            return Err(err(format!("histogram lists weight {w} twice")));
-                        }
-                    }
-                    _ => return Err(err(format!("bad histogram entry {e}"))),
-                }
-            }
-        }
-        _ => return Err(err("missing `histogram` (object or array)".into())),
-    }
-    if histogram.is_empty() {
-        return Err(err("empty histogram".into()));
-    }
+    let coverage = crate::report::Coverage::of_input(&v, m, l);
+    let histogram = histogram_of(v.histogram.as_ref()).map_err(err)?;
     let (orbits, min_weight) = check_histogram(&v, m, l, &histogram).map_err(err)?;
     // the digest last, so that an edit the checks above see is named by its field
-    if let Some(note) = crate::report::check_scan_digest(&v, &p).map_err(&err)? {
+    if let Some(note) = v.check_digest(&text, &p).map_err(&err)? {
         fafft_config::output::note(format!("note: {note}"));
     }
     Ok(HistData {
@@ -110,16 +72,52 @@ pub fn parse_histogram(path: &Path) -> Result<HistData, PlotError> {
     })
 }
 
+/// The weights and counts of a histogram in any of its forms (Err: why it is unusable).
+fn histogram_of(h: Option<&HistogramInput>) -> Result<BTreeMap<u32, u64>, String> {
+    let mut histogram = BTreeMap::new();
+    match h {
+        Some(HistogramInput::Map(o)) => {
+            for (k, c) in o {
+                let w: u32 = k
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("histogram key `{k}` is not a weight"))?;
+                let c = c
+                    .as_int()
+                    .ok_or_else(|| format!("histogram count of {k} is not an integer"))?;
+                histogram.insert(w, c);
+            }
+        }
+        Some(HistogramInput::List(a)) => {
+            for e in a {
+                let wc = e.weight_count();
+                match wc.and_then(|(w, c)| Some((u32::try_from(w).ok()?, c))) {
+                    Some((w, c)) => {
+                        if histogram.insert(w, c).is_some() {
+                            return Err(format!("histogram lists weight {w} twice"));
+                        }
+                    }
+                    None => return Err(format!("bad histogram entry {e}")),
+                }
+            }
+        }
+        _ => return Err("missing `histogram` (object or array)".into()),
+    }
+    if histogram.is_empty() {
+        return Err("empty histogram".into());
+    }
+    Ok(histogram)
+}
+
 /// The histogram of (m, l) is consistent: no weight above N + 1 or without orbits, `orbits`
 /// (when given) the sum of the counts and `min_weight` (when given) the lightest weight.
 /// Returns (orbits, min_weight).
 fn check_histogram(
-    v: &serde_json::Value,
+    v: &ScanInput,
     m: u32,
     l: u32,
     histogram: &BTreeMap<u32, u64>,
 ) -> Result<(u64, u32), String> {
-    let num = |k: &str| v.get(k).and_then(|x| x.as_u64());
     let big_n = u128::from(m) << l;
     if let Some((w, _)) = histogram.iter().find(|(w, _)| u128::from(**w) > big_n + 1) {
         return Err(format!(
@@ -133,17 +131,17 @@ fn check_histogram(
         .values()
         .try_fold(0u64, |a, c| a.checked_add(*c))
         .ok_or_else(|| "the histogram counts overflow".to_string())?;
-    let orbits = num("orbits").unwrap_or(sum);
+    let orbits = v.orbits.as_ref().and_then(Number::as_int).unwrap_or(sum);
     if orbits != sum {
         return Err(format!(
             "`orbits` is {orbits} but the histogram counts {sum}"
         ));
     }
     let lightest = histogram.keys().next().copied().unwrap_or(0);
-    let min_weight = match v.get("min_weight").filter(|x| !x.is_null()) {
+    let min_weight = match &v.min_weight {
         None => lightest,
         Some(x) => x
-            .as_u64()
+            .as_int()
             .filter(|&x| x == u64::from(lightest))
             .map(|x| x as u32)
             .ok_or_else(|| {
@@ -231,7 +229,8 @@ pub fn cost_data(n: u64, m: u32, l: u32, c: u64) -> Result<CostData, PlotError> 
             "c = {c}: the residue ring x^c needs a multiple of 32 with 32 <= c <= {MAX_C} (the firmware's residue is whole words)"
         )));
     }
-    let (per_orbit, top) = crt_plan::scan_map(m, l, |info, words| {
+    let opts = crate::engine::RunOptions::default();
+    let (per_orbit, top) = crt_plan::scan_map(m, l, &opts, |info, words| {
         (info.weight, reconstruction_cycles(words, c))
     })?;
     let mut by_weight: BTreeMap<u32, (f64, f64, u64)> = BTreeMap::new();
