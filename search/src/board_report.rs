@@ -7,7 +7,8 @@
 //! ([`MeasureError::Report`], e.g. `counts.stages.forward`) in the order the row reads them.
 
 use crate::measure_error::MeasureError;
-use crate::measured_table::{export_routines, Figure, Measured, RowSecond, TableRow};
+use crate::measured_table::export_routines;
+use fafft_config::cost::fit::{Figure, Measured, RowSecond, TableRow};
 use serde::Deserialize;
 use std::path::Path;
 

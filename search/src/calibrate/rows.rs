@@ -8,7 +8,8 @@ use super::CalibrateArgs;
 use crate::board_report::{row_from_board, BoardReport};
 use crate::crt_plan::PlanKind;
 use crate::measure_report::MeasureReport;
-use crate::measured_table::{MeasuredTable, TableRow, TABLE_SCHEMA};
+use crate::measured_table::{parse_checked, sealed};
+use fafft_config::cost::fit::{MeasuredTable, TableRow, TABLE_SCHEMA};
 use std::path::Path;
 
 fn read(file: &Path, format: fafft_config::input::Format) -> anyhow::Result<String> {
@@ -37,20 +38,19 @@ pub fn assemble(a: &CalibrateArgs) -> anyhow::Result<MeasuredTable> {
         drop_kat_failures(&mut rows);
     }
     mark_fitted(&a.fitted, &mut rows)?;
-    Ok(MeasuredTable {
+    Ok(sealed(MeasuredTable {
         schema_version: TABLE_SCHEMA,
         timing: fafft_config::cost::TIMING_VERSION.into(),
         command,
         rows,
         digest: String::new(),
-    }
-    .sealed()?)
+    })?)
 }
 
 /// The `--table` file: checked (digest, schema) and of this build's timing rules.
 fn table_rows(file: &Path) -> anyhow::Result<MeasuredTable> {
     let text = read(file, fafft_config::input::TABLE_JSON)?;
-    let (t, legacy) = MeasuredTable::parse_checked(&text, &file.display().to_string())?;
+    let (t, legacy) = parse_checked(&text, &file.display().to_string())?;
     if let Some(n) = legacy {
         fafft_config::output::note(format!("note: {n}"));
     }

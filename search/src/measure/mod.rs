@@ -10,7 +10,7 @@
 //! never dropped.
 //!
 //! The measured table, the model's fit against it and the coefficients' fit are modules of
-//! their own ([`crate::measured_table`], [`crate::model_error`], [`crate::coef_fit`]);
+//! their own ([`crate::measured_table`], [`crate::model_error`], `fafft_config::cost::fit`);
 //! `search calibrate` is [`crate::calibrate`].
 
 pub mod board;
@@ -24,11 +24,10 @@ pub use buildable::{
 };
 pub use reuse::{export_matches, export_second_matches, export_split_matches, stored_params};
 
-// The measured table, the model's fit and the NNLS solver under the paths the tests and
-// docs/cost-model.md name.
-pub use crate::coef_fit::nnls_relative;
-pub use crate::measured_table::{export_routines, MeasuredTable};
+// The measured table and the model's fit under the paths the tests and docs/cost-model.md name.
+pub use crate::measured_table::export_routines;
 pub use crate::model_error::{fit_with, Routines};
+pub use fafft_config::cost::fit::MeasuredTable;
 
 use crate::board_report::row_from_board;
 use crate::crt_plan::{Plan, PlanReport};
