@@ -10,7 +10,7 @@
 //! ```text
 //! verify   re-derive a loaded export and compare every field and file (stored: its programs)
 //! emit     headers, the one bundle writer (params.json, headers, .S files), export effort
-//! schema   the typed params.json: fields, checksum, load
+//! schema   the typed params.json: fields, checksum, load; the board report's serde types
 //! cost     the Cortex-M4 cost models (op counts, calibrated model) and, in cost/fit, their fit
 //!          against board measurements (the measured table's types, NNLS, the coefficient module);
 //!          the model does not need it

@@ -1,5 +1,5 @@
 //! The errors of the board measurements, the measured table and the calibrated model's fit
-//! ([`MeasureError`]), shared by [`crate::measured_table`], [`crate::board_report`],
+//! ([`MeasureError`]), shared by [`crate::measured_table`], [`crate::board_row`],
 //! [`crate::model_error`], [`crate::calibrate`] and [`crate::measure`]; the fit's own errors are
 //! `fafft_config::cost::fit::FitError`, shown as they are.
 

@@ -1,15 +1,16 @@
 //! The rows of a table `search calibrate` assembles: an earlier table's (`--table`), the
 //! measured plans of `search crt --measure` reports (`--crt`, read with their writer's types
 //! [`crate::crt_plan::PlanReport`] and [`crate::measure_report::MeasureReport`]) and board
-//! reports (`--board`, [`crate::board_report`]); one row per configuration ([`merge_rows`]),
+//! reports (`--board`, [`crate::board_row`]); one row per configuration ([`merge_rows`]),
 //! KAT failures dropped and the fitted rows marked as the flags say.
 
 use super::CalibrateArgs;
-use crate::board_report::{row_from_board, BoardReport};
+use crate::board_row::row_from_board;
 use crate::crt_plan::PlanKind;
 use crate::measure_report::MeasureReport;
 use crate::measured_table::{parse_checked, sealed};
 use fafft_config::cost::fit::{MeasuredTable, TableRow, TABLE_SCHEMA};
+use fafft_config::schema::board_report::BoardReport;
 use std::path::Path;
 
 fn read(file: &Path, format: fafft_config::input::Format) -> anyhow::Result<String> {
