@@ -3,9 +3,7 @@
 //! [`crate::model_error`], [`crate::calibrate`] and [`crate::measure`]; the fit's own errors are
 //! `fafft_config::cost::fit::FitError`, shown as they are.
 
-use algebra::AlgebraError;
 use fafft_config::cost::fit::FitError;
-use fafft_config::cost::CostError;
 use fafft_config::transform::ChainError;
 use thiserror::Error;
 
@@ -41,13 +39,7 @@ pub enum MeasureError {
     /// The calibrated model's fit (a row the model cannot price).
     #[error(transparent)]
     Fit(#[from] FitError),
-    /// Cost model error.
-    #[error(transparent)]
-    Cost(#[from] CostError),
     /// Chain / constant construction error.
     #[error(transparent)]
     Chain(#[from] ChainError),
-    /// Algebra error.
-    #[error(transparent)]
-    Algebra(#[from] AlgebraError),
 }
