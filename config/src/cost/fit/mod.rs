@@ -4,7 +4,7 @@
 //! non-negative least squares of [`nnls`]) and the generated coefficient module
 //! ([`coef_module`], `config/src/cost/calibrated_coef.rs`), with their errors ([`error`]).
 //!
-//! The table lives here, beside the fit that reads it, rather than in [`crate::schema`]: the
+//! The table lives here, beside the fit that reads it, rather than in `schema/`: the
 //! schema layer sits above `cost`, so the fit could not import it from there. Reading and
 //! writing the file (its digest, the committed copy) and the `search calibrate` command are
 //! `search`'s (`search::measured_table`, `search::calibrate`).
