@@ -225,7 +225,7 @@ pub(crate) fn kat_runs(
                 );
                 KatRun {
                     first_failure: Some("not run (build failed)".into()),
-                    ..KatRun::empty(f, count)
+                    ..empty_run(f, count)
                 }
             }
         };
@@ -234,23 +234,22 @@ pub(crate) fn kat_runs(
     out
 }
 
-impl KatRun {
-    fn empty(f: Flavour, count: u16) -> Self {
-        KatRun {
-            flavour: f.name().into(),
-            requested: count,
-            run: 0,
-            passed: 0,
-            first_failure: None,
-            qemu_exit: None,
-            keygen: None,
-            encaps: None,
-            decaps: None,
-            keygen_cycles: None,
-            encaps_cycles: None,
-            decaps_cycles: None,
-            stack: BTreeMap::new(),
-        }
+/// The KAT run of a flavour before any entry ran.
+fn empty_run(f: Flavour, count: u16) -> KatRun {
+    KatRun {
+        flavour: f.name().into(),
+        requested: count,
+        run: 0,
+        passed: 0,
+        first_failure: None,
+        qemu_exit: None,
+        keygen: None,
+        encaps: None,
+        decaps: None,
+        keygen_cycles: None,
+        encaps_cycles: None,
+        decaps_cycles: None,
+        stack: BTreeMap::new(),
     }
 }
 
@@ -326,7 +325,7 @@ fn kat_on_board(
         level.digit(),
         f.name()
     );
-    let mut r = KatRun::empty(f, count);
+    let mut r = empty_run(f, count);
     let check_name = format!("kem: {level} {f} KAT entries 0..{} on the board", count - 1);
     let run = match run_counted(p, elf, Some(&append), &name, timeout) {
         Ok(x) => x,

@@ -8,7 +8,9 @@
 //!   export as the board reads it), [`paths`] and [`toolchain`], [`firmware`] (build and
 //!   on-board tests), [`runs`] (the one wrapper for make / nm / QEMU), [`counts`], [`kem`] (the
 //!   KEM, `m4kem`, on the board), [`model`] (the cost model beside the counts), [`published`]
-//!   (the published figures), [`report`] and [`render`]; the constant-time check [`ct`] and the
+//!   (the published figures), [`report`] (filled and written here; its serde types are
+//!   `fafft_config::schema::board_report`, the readers' too) and [`render`]; the constant-time
+//!   check [`ct`] and the
 //!   operation profile [`profile`];
 //! * [`m4cycles`]: Cortex-M4 cycle estimates from the counting plugin's instruction classes,
 //!   priced by the one definition of the timing rules (`fwgen::m4timing`, docs/m4-timing.md);

@@ -111,7 +111,7 @@ pub fn execute(args: &BoardArgs) -> Result<BoardReport, BoardError> {
     let cycle_anchors = published::compare(cfg.level, counts.ring_product_cycles, &kem_cycles);
 
     let failed = ck.failed();
-    let (routines, routines_total) = report::RoutineCount::of(&cfg.verified.derived);
+    let (routines, routines_total) = report::routine_counts(&cfg.verified.derived);
     Ok(BoardReport {
         schema_version: SCHEMA_VERSION,
         command: args::command_of(args, &cfg.info.file, cfg.level),

@@ -15,9 +15,11 @@
 //! lies from that firmware's own board cycles, which is the error to read every comparison
 //! with. The constants here are published numbers; every ratio is computed.
 
-use serde::Serialize;
+use std::borrow::Cow;
 
 use hqc_verify::core::params::Level;
+
+pub use fafft_config::schema::board_report::{CycleAnchors, CycleComparison, EstimatorCheck};
 
 /// Chen et al., ePrint 2026/739, board cycles of one level.
 #[derive(Clone, Copy, Debug)]
@@ -102,28 +104,13 @@ pub fn jang_best(level: Level) -> Option<PublishedLevel> {
     })
 }
 
-/// How far the estimate of the published firmware lies from its own board cycles.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct EstimatorCheck {
-    /// The rules the estimate used (`m4cycles::TIMING_VERSION` at the time of the check).
-    pub timing_version: &'static str,
-    /// Date of the check.
-    pub date: &'static str,
-    /// Per level HQC-1/3/5: (estimate − board) / board for KeyGen, Encaps, Decaps, in
-    /// tenths of a per cent.
-    pub kem_error_permille: [[i32; 3]; 3],
-    /// The ring product at HQC-1 and HQC-3 (HQC-5's published product figure is not the
-    /// product its KEM runs, docs/m4-timing.md §5), in tenths of a per cent.
-    pub product_error_permille: [i32; 2],
-}
-
 /// The estimator against the published firmware's board cycles: that firmware built and run
 /// under the board's counting plugin, its per-operation classes priced by the rules of
 /// docs/m4-timing.md, compared with Chen et al.'s Tables 4 and 6 (docs/m4-timing.md §5). A test
 /// checks that it names the current [`crate::m4cycles::TIMING_VERSION`].
 pub const ESTIMATOR_CHECK: EstimatorCheck = EstimatorCheck {
-    timing_version: "m4-trm-r0p1-v2",
-    date: "2026-12-04",
+    timing_version: Cow::Borrowed("m4-trm-r0p1-v2"),
+    date: Cow::Borrowed("2026-12-04"),
     kem_error_permille: [[12, 19, 35], [-16, -10, 10], [-19, -9, 14]],
     product_error_permille: [-63, -58],
 };
@@ -134,39 +121,6 @@ pub fn kem_error_band() -> (f64, f64) {
     let lo = all.clone().copied().min().unwrap_or(0);
     let hi = all.copied().max().unwrap_or(0);
     (f64::from(lo) / 10.0, f64::from(hi) / 10.0)
-}
-
-/// One estimated figure of ours beside both anchors.
-#[derive(Clone, Debug, Serialize)]
-pub struct CycleComparison {
-    /// `ring product`, `KeyGen`, `Encaps`, `Decaps`.
-    pub what: String,
-    /// KAT flavour of our figure (absent for the ring product).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub flavour: Option<String>,
-    /// Our estimated cycles.
-    pub ours: u64,
-    /// Chen et al.'s board cycles.
-    pub chen_2026_739: u64,
-    /// ours / Chen et al.
-    pub ratio_to_chen: f64,
-    /// Jang et al.'s best case.
-    pub jang_best_case: u64,
-    /// ours / Jang et al.'s best case.
-    pub ratio_to_jang: f64,
-}
-
-/// Our estimated cycles beside both published anchors, with the estimator's stated error.
-#[derive(Clone, Debug, Serialize)]
-pub struct CycleAnchors {
-    /// [`CHEN_SOURCE`].
-    pub chen_source: String,
-    /// [`JANG_SOURCE`].
-    pub jang_source: String,
-    /// [`ESTIMATOR_CHECK`].
-    pub estimator_check: EstimatorCheck,
-    /// One row per figure we have.
-    pub rows: Vec<CycleComparison>,
 }
 
 fn ratio(a: u64, b: u64) -> f64 {

@@ -10,8 +10,10 @@
 //! ```text
 //! verify   re-derive a loaded export and compare every field and file (stored: its programs)
 //! emit     headers, the one bundle writer (params.json, headers, .S files), export effort
-//! schema   the typed params.json: fields, checksum, load
-//! cost     the Cortex-M4 cost models (op counts, calibrated fit); the model does not need it
+//! schema   the typed params.json: fields, checksum, load; the board report's serde types
+//! cost     the Cortex-M4 cost models (op counts, calibrated model) and, in cost/fit, their fit
+//!          against board measurements (the measured table's types, NNLS, the coefficient module);
+//!          the model does not need it
 //! model    pure: rules, β, chain and programs, Thumb-2 routines, every derived table
 //! io       reading inputs, writing outputs and terminal lines
 //! ```

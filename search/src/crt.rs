@@ -229,7 +229,7 @@ pub fn run(args: &CrtArgs) -> anyhow::Result<()> {
     });
     let mut report = plan(args.n, &cfg, &cache)?;
     report.command = args.command();
-    let table = crate::measured_table::MeasuredTable::committed()?;
+    let table = crate::measured_table::committed()?;
     report.model_error = Some(crate::model_error::fit(&table)?.1);
     if let Some(k) = args.measure {
         let work = match &args.measure_dir {

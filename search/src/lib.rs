@@ -18,17 +18,16 @@
 //! * **plan → export**: [`plan_export`] (a ranked plan of a crt or joint report to a
 //!   configuration), [`export`] (the `search export` command).
 //! * **measure and calibrate**: [`measure`] (plans exported and run on the emulated board),
-//!   [`measure_report`], [`board_report`] (the fields of a board report a row reads),
-//!   [`measured_table`] (results/model/measured.json), [`model_error`] (the model against the
-//!   table), [`coef_fit`] (the coefficients' fit), [`coef_gen`] (the generated coefficient
-//!   module), [`calibrate`] (the `search calibrate` command), [`measure_error`].
+//!   [`measure_report`], [`board_row`] (a board report to a row of the measured table),
+//!   [`measured_table`] (results/model/measured.json read, sealed and committed), [`model_error`]
+//!   (the model against the table, rows in parallel), [`calibrate`] (the `search calibrate`
+//!   command), [`measure_error`]. The table's types, the model's error, the coefficients' fit
+//!   and the generated coefficient module are `fafft_config::cost::fit`'s.
 //! * **plots**: [`plot`] (histogram, cost, breakdown). **XOR programs**: [`slp_cmd`].
 
-pub mod board_report;
+pub mod board_row;
 pub mod bounds;
 pub mod calibrate;
-pub mod coef_fit;
-pub mod coef_gen;
 pub mod crt;
 pub mod crt_plan;
 pub mod crt_report;

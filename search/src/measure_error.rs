@@ -1,9 +1,9 @@
 //! The errors of the board measurements, the measured table and the calibrated model's fit
-//! ([`MeasureError`]), shared by [`crate::measured_table`], [`crate::board_report`],
-//! [`crate::model_error`], [`crate::coef_fit`] and [`crate::measure`].
+//! ([`MeasureError`]), shared by [`crate::measured_table`], [`crate::board_row`],
+//! [`crate::model_error`], [`crate::calibrate`] and [`crate::measure`]; the fit's own errors are
+//! `fafft_config::cost::fit::FitError`, shown as they are.
 
-use algebra::AlgebraError;
-use fafft_config::cost::CostError;
+use fafft_config::cost::fit::FitError;
 use fafft_config::transform::ChainError;
 use thiserror::Error;
 
@@ -36,24 +36,10 @@ pub enum MeasureError {
     /// The table file is unusable.
     #[error("measured table {path}: {reason}")]
     Table { path: String, reason: String },
-    /// A row's field degree is not one of the tower fields (the planner's rule).
-    #[error("unsupported m = {m}: the planner supports the tower fields m ∈ {{8, 16, 32}}")]
-    UnsupportedM { m: u32 },
-    /// A row's β is not admissible (the planner's rule, docs/fafft.md §7.1).
-    #[error("β = {beta:#x} is not admissible for m = {m}, l = {l}: {reason}")]
-    Inadmissible {
-        beta: u64,
-        m: u32,
-        l: u32,
-        reason: String,
-    },
-    /// Cost model error.
+    /// The calibrated model's fit (a row the model cannot price).
     #[error(transparent)]
-    Cost(#[from] CostError),
+    Fit(#[from] FitError),
     /// Chain / constant construction error.
     #[error(transparent)]
     Chain(#[from] ChainError),
-    /// Algebra error.
-    #[error(transparent)]
-    Algebra(#[from] AlgebraError),
 }

@@ -3,7 +3,7 @@
 //! measured ([`MeasureReport`], filled by [`crate::measure::measure_plans`]), and its text
 //! ([`render_measure`]).
 
-use crate::measured_table::TableRow;
+use fafft_config::cost::fit::TableRow;
 use serde::{Deserialize, Serialize};
 
 /// One plan of `--measure`.

@@ -1,72 +1,12 @@
 //! The calibrated model's coefficients are the fit of the committed board table
-//! (docs/cost-model.md §3), and the fitting routine recovers known coefficients.
+//! (docs/cost-model.md §3); the fitting routine itself is tested in config/tests/coef_fit.rs.
 
 use fafft_config::cost::calibrated::coef;
-use search::coef_fit::{fit_coefficients, nnls_relative};
-use search::coef_gen::{render_coef_module, sig4};
-use search::measured_table::MeasuredTable;
-
-/// A small deterministic generator (xorshift64*), so the property test needs no crate.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-#[test]
-fn nnls_recovers_nonnegative_coefficients_of_exact_data() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
-    for case in 0..50 {
-        let p = 1 + (rng.next() % 4) as usize;
-        let k: Vec<f64> = (0..p)
-            .map(|i| {
-                if (case + i) % 5 == 4 {
-                    0.0
-                } else {
-                    0.5 + 50.0 * rng.unit()
-                }
-            })
-            .collect();
-        let f: Vec<Vec<f64>> = (0..8)
-            .map(|_| (0..p).map(|_| 1.0 + 1000.0 * rng.unit()).collect())
-            .collect();
-        let y: Vec<f64> = f
-            .iter()
-            .map(|r| r.iter().zip(&k).map(|(a, b)| a * b).sum::<f64>().max(1.0))
-            .collect();
-        if k.iter().all(|&v| v == 0.0) {
-            continue;
-        }
-        let got = nnls_relative(&f, &y);
-        for (g, w) in got.iter().zip(&k) {
-            assert!(
-                (g - w).abs() <= 1e-6 * w.max(1.0),
-                "case {case}: {got:?} vs {k:?}"
-            );
-        }
-    }
-}
-
-#[test]
-fn nnls_never_returns_a_negative_coefficient() {
-    // y falls as the second feature grows: unconstrained least squares would make it negative.
-    let f = vec![vec![1.0, 1.0], vec![1.0, 2.0], vec![1.0, 3.0]];
-    let y = vec![10.0, 9.0, 8.0];
-    let k = nnls_relative(&f, &y);
-    assert!(k.iter().all(|&v| v >= 0.0), "{k:?}");
-    assert_eq!(k[1], 0.0);
-}
+use fafft_config::cost::fit::{fit_coefficients, render_coef_module};
 
 #[test]
 fn the_coefficient_module_is_generated_from_the_committed_table() {
-    let t = MeasuredTable::committed().expect("committed table");
+    let t = search::measured_table::committed().expect("committed table");
     let groups = fit_coefficients(&t).expect("fit");
     assert_eq!(groups.len(), 8);
     let text = render_coef_module(&t, &groups).expect("render");
@@ -89,7 +29,7 @@ fn the_coefficient_module_is_generated_from_the_committed_table() {
 
 #[test]
 fn the_generated_module_follows_the_table() {
-    let t = MeasuredTable::committed().expect("committed table");
+    let t = search::measured_table::committed().expect("committed table");
     let base = render_coef_module(&t, &fit_coefficients(&t).expect("fit")).expect("render");
     // every fitted row's residue product 20 % dearer: the residue coefficients change
     let mut u = t.clone();
@@ -113,22 +53,6 @@ fn the_generated_module_follows_the_table() {
     v.timing = "m4-trm-r0p1-v0".into();
     let other = render_coef_module(&v, &fit_coefficients(&v).expect("fit")).expect("render");
     assert_ne!(base, other);
-}
-
-#[test]
-fn coefficients_are_rendered_to_four_significant_digits() {
-    for (x, s) in [
-        (0.0, "0.0"),
-        (142.2996, "142.3"),
-        (1.67249, "1.672"),
-        (49_424.9, "49420.0"),
-        (3_058.4, "3058.0"),
-        (0.012_345_6, "0.01235"),
-        (889.04, "889.0"),
-    ] {
-        assert_eq!(sig4(x), s, "{x}");
-        assert!(s.parse::<f64>().is_ok());
-    }
 }
 
 /// `search calibrate --json --crt FILE` (stdout, stderr, success).
@@ -338,10 +262,10 @@ fn calibrate_refuses_reports_and_tables_of_other_timing_rules() {
     );
     let dir = std::env::temp_dir().join(format!("calibrate-timing-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("tmp");
-    let mut t = MeasuredTable::committed().expect("committed table");
+    let mut t = search::measured_table::committed().expect("committed table");
     t.timing = "m4-trm-r0p1-v1".into();
     // a table written (and sealed) under the other rules
-    let t = t.sealed().expect("seal");
+    let t = search::measured_table::sealed(t).expect("seal");
     let file = dir.join("old.json");
     std::fs::write(&file, serde_json::to_string(&t).expect("json")).expect("write");
     let (stderr, ok) = calibrate(&["--table", file.to_str().expect("utf-8")]);

@@ -84,7 +84,7 @@ fn committed_table() -> search::measure::MeasuredTable {
         "/../results/model/measured.json"
     );
     let text = std::fs::read_to_string(path).expect("results/model/measured.json");
-    search::measure::MeasuredTable::parse(&text, path).expect("table parses")
+    search::measured_table::parse(&text, path).expect("table parses")
 }
 
 /// Distinct β per level in the committed table (HQC-1, HQC-3, HQC-5).

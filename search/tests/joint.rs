@@ -357,8 +357,8 @@ fn fast_paar_count_equals_the_algebra_paar_on_the_joint_search_matrices() {
 /// estimate (product 0.95-1.05, docs/cost-model.md §3).
 #[test]
 fn joint_objective_of_the_measured_configurations_is_within_the_bounds_of_the_board() {
-    use search::measure::{export_routines, MeasuredTable};
-    let t = MeasuredTable::committed().expect("committed table");
+    use search::measure::export_routines;
+    let t = search::measured_table::committed().expect("committed table");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let p = search::joint::proxy::Problem {
         m: 32,

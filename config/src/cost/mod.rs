@@ -7,6 +7,9 @@
 //! base-multiplication counts) and [`config`], the ONE assembly of the cost of one configuration
 //! (a FAFFT of size N, optionally with a residue ring x^c) used by `search crt`, `search plot`
 //! and `hqc-verify board`. Everything is re-exported here, so `cost::forward_ops` etc. work.
+//! [`fit`] is the calibrated model's fit against board measurements (the measured table, the
+//! model's error, the coefficients' fit and the generated coefficient module); it is not
+//! re-exported here.
 //!
 //! Version [`COST_MODEL_VERSION`]; every JSON that contains modelled costs records it. Any
 //! change to a formula below must bump the version.
@@ -107,6 +110,7 @@
 
 pub mod calibrated;
 pub mod config;
+pub mod fit;
 pub mod residue;
 pub mod table2;
 pub mod transform;

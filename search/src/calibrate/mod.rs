@@ -1,16 +1,16 @@
 //! `search calibrate` (`docs/cost-model.md`): assemble the measured table from board reports,
 //! `search crt --measure` reports and an earlier table ([`rows`]), or take the committed one,
 //! and print the calibrated model's fit against it ([`crate::model_error`]); with `--fit`, refit
-//! the model's coefficients ([`crate::coef_fit`]) and write them as the generated module
-//! ([`crate::coef_gen`]).
+//! the model's coefficients (`fafft_config::cost::fit::coefficients`) and write them as the
+//! generated module (`fafft_config::cost::fit::coef_module`).
 
 pub mod rows;
 
 pub use rows::merge_rows;
 
-use crate::coef_fit::fit_coefficients;
-use crate::measured_table::{MeasuredTable, COMMITTED_TABLE_PATH};
+use crate::measured_table::COMMITTED_TABLE_PATH;
 use crate::model_error::{fit, fit_with, render_error, RowFit};
+use fafft_config::cost::fit::{fit_coefficients, render_coef_module, MeasuredTable};
 use std::path::PathBuf;
 
 /// Arguments of `search calibrate`.
@@ -126,7 +126,7 @@ pub fn run_calibrate(a: &CalibrateArgs) -> anyhow::Result<()> {
     let assembled = !(a.board.is_empty() && a.crt.is_empty() && a.table.is_none());
     check_calibrate_args(a, assembled)?;
     let table = if !assembled {
-        MeasuredTable::committed()?
+        crate::measured_table::committed()?
     } else {
         rows::assemble(a)?
     };
@@ -214,7 +214,7 @@ fn print_coefficient_fit(a: &CalibrateArgs, table: &MeasuredTable) -> anyhow::Re
         }
     }
     if let Some(path) = &a.write_coefficients {
-        let text = crate::coef_gen::render_coef_module(table, &groups)?;
+        let text = render_coef_module(table, &groups)?;
         let same = std::fs::read_to_string(path).is_ok_and(|old| old == text);
         fafft_config::output::write_atomic(path, text.as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;

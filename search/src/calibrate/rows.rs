@@ -1,14 +1,16 @@
 //! The rows of a table `search calibrate` assembles: an earlier table's (`--table`), the
 //! measured plans of `search crt --measure` reports (`--crt`, read with their writer's types
 //! [`crate::crt_plan::PlanReport`] and [`crate::measure_report::MeasureReport`]) and board
-//! reports (`--board`, [`crate::board_report`]); one row per configuration ([`merge_rows`]),
+//! reports (`--board`, [`crate::board_row`]); one row per configuration ([`merge_rows`]),
 //! KAT failures dropped and the fitted rows marked as the flags say.
 
 use super::CalibrateArgs;
-use crate::board_report::{row_from_board, BoardReport};
+use crate::board_row::row_from_board;
 use crate::crt_plan::PlanKind;
 use crate::measure_report::MeasureReport;
-use crate::measured_table::{MeasuredTable, TableRow, TABLE_SCHEMA};
+use crate::measured_table::{parse_checked, sealed};
+use fafft_config::cost::fit::{MeasuredTable, TableRow, TABLE_SCHEMA};
+use fafft_config::schema::board_report::BoardReport;
 use std::path::Path;
 
 fn read(file: &Path, format: fafft_config::input::Format) -> anyhow::Result<String> {
@@ -37,20 +39,19 @@ pub fn assemble(a: &CalibrateArgs) -> anyhow::Result<MeasuredTable> {
         drop_kat_failures(&mut rows);
     }
     mark_fitted(&a.fitted, &mut rows)?;
-    Ok(MeasuredTable {
+    Ok(sealed(MeasuredTable {
         schema_version: TABLE_SCHEMA,
         timing: fafft_config::cost::TIMING_VERSION.into(),
         command,
         rows,
         digest: String::new(),
-    }
-    .sealed()?)
+    })?)
 }
 
 /// The `--table` file: checked (digest, schema) and of this build's timing rules.
 fn table_rows(file: &Path) -> anyhow::Result<MeasuredTable> {
     let text = read(file, fafft_config::input::TABLE_JSON)?;
-    let (t, legacy) = MeasuredTable::parse_checked(&text, &file.display().to_string())?;
+    let (t, legacy) = parse_checked(&text, &file.display().to_string())?;
     if let Some(n) = legacy {
         fafft_config::output::note(format!("note: {n}"));
     }

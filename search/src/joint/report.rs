@@ -5,7 +5,6 @@ use super::full;
 use super::proxy::Xors;
 use super::{JointConfig, OrbitInfo};
 use crate::error::{Result, SearchError};
-use crate::measured_table::MeasuredTable;
 use crate::model_error::{fit_with, worst_summary, ModelError, Routines};
 use serde::{Deserialize, Serialize};
 
@@ -141,7 +140,7 @@ pub struct JointModelError {
 
 /// The error of the calibrated model over the committed table (computed, never typed in).
 pub fn joint_model_error() -> Result<JointModelError> {
-    let t = MeasuredTable::committed().map_err(|e| SearchError::Internal(e.to_string()))?;
+    let t = crate::measured_table::committed().map_err(|e| SearchError::Internal(e.to_string()))?;
     let err = |r| -> Result<ModelError> {
         fit_with(&t, r)
             .map(|x| x.1)

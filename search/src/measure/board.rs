@@ -2,8 +2,8 @@
 //! v5.0.0 --json` as a subprocess ([`run_board`]), its report read into the typed
 //! [`BoardReport`].
 
-use crate::board_report::BoardReport;
 use crate::measure_error::MeasureError;
+use fafft_config::schema::board_report::BoardReport;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 

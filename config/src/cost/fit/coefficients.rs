@@ -1,17 +1,14 @@
 //! The coefficients' fit (`search calibrate --fit`, docs/cost-model.md §3): every coefficient
 //! group of the calibrated model fitted on the measured table's `fitted` rows by non-negative
-//! least squares on relative errors ([`nnls`]); [`crate::coef_gen`] renders the result as the
-//! model's generated coefficient module.
+//! least squares on relative errors ([`super::nnls`]); [`super::coef_module`] renders the result
+//! as the model's generated coefficient module.
 
-pub mod nnls;
-
-pub use nnls::nnls_relative;
-
-use crate::measure_error::MeasureError;
-use crate::measured_table::{MeasuredTable, TableRow};
-use crate::model_error::{fit_row_with, Routines, RowFit};
-use fafft_config::cost::CalBreakdown;
-use fafft_config::transform::{Chain, TransformPrograms};
+use super::error::FitError;
+use super::model_error::{fit_row_with, Routines, RowFit};
+use super::nnls::nnls_relative;
+use super::table::{MeasuredTable, TableRow};
+use crate::cost::CalBreakdown;
+use crate::model::transform::{Chain, TransformPrograms};
 use serde::Serialize;
 
 /// The coefficient groups of the calibrated model and the measured stage each is fitted to:
@@ -131,7 +128,7 @@ fn features(b: &CalBreakdown, names: &[&str]) -> (Vec<f64>, Vec<f64>) {
 }
 
 /// Fit every coefficient group on the table's `fitted` rows (run on the committed table, the
-/// data the committed coefficients of `fafft_config::cost::calibrated::coef` were fitted on):
+/// data the committed coefficients of `crate::cost::calibrated::coef` were fitted on):
 /// first the prediction of a routine's cycles from its Paar count (over every routine of the
 /// fitted rows' exports), then each stage's fitted features against the stage minus the
 /// routines' own cycles (the rows' exports).
@@ -140,7 +137,7 @@ fn features(b: &CalBreakdown, names: &[&str]) -> (Vec<f64>, Vec<f64>) {
 /// split features (the residual's and the additions') no other row has: the transforms,
 /// routines and pointwise products keep the fit of the other rows, so the split's rows change
 /// no other plan kind's model (docs/cost-model.md §3).
-pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, MeasureError> {
+pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, FitError> {
     let fitted: Vec<&TableRow> = t.rows.iter().filter(|r| r.fitted).collect();
     let mut out = routine_fits(&fitted)?;
     out.extend(stage_fits(&fitted)?);
@@ -152,17 +149,17 @@ pub fn fit_coefficients(t: &MeasuredTable) -> Result<Vec<GroupFit>, MeasureError
 /// out).
 type Samples = (Vec<Vec<f64>>, Vec<f64>);
 
-fn routine_samples(fitted: &[&TableRow]) -> Result<(Samples, Samples), MeasureError> {
+fn routine_samples(fitted: &[&TableRow]) -> Result<(Samples, Samples), FitError> {
     let mut gamma = (Vec::new(), Vec::new());
     let mut ed = (Vec::new(), Vec::new());
     for r in fitted.iter().filter(|r| r.split.is_none()) {
         let Some(rc) = &r.routine_cycles else {
-            return Err(MeasureError::Table {
+            return Err(FitError::Table {
                 path: r.name.clone(),
                 reason: "a fitted row without the routine cycles of its export".into(),
             });
         };
-        let beta = fafft_config::beta::parse_u32(&r.beta).map_err(|e| MeasureError::Table {
+        let beta = crate::model::beta::parse_u32(&r.beta).map_err(|e| FitError::Table {
             path: r.name.clone(),
             reason: e.to_string(),
         })?;
@@ -200,9 +197,9 @@ fn group_fit(group: &str, f: &[Vec<f64>], y: &[f64], names: &[&str], current: &[
 
 /// The routine predictions: a routine's cycles from its Paar count (over every routine of the
 /// fitted rows' exports).
-fn routine_fits(fitted: &[&TableRow]) -> Result<Vec<GroupFit>, MeasureError> {
+fn routine_fits(fitted: &[&TableRow]) -> Result<Vec<GroupFit>, FitError> {
     let (gamma, ed) = routine_samples(fitted)?;
-    use fafft_config::cost::coef;
+    use crate::cost::coef;
     let mut out = Vec::new();
     for (group, (f, y), names, current) in [
         (
@@ -228,7 +225,7 @@ fn routine_fits(fitted: &[&TableRow]) -> Result<Vec<GroupFit>, MeasureError> {
 
 /// The stages ([`FIT_GROUPS`]), on the rows' own routines: each stage's fitted features
 /// against the stage minus the fixed features' cycles.
-fn stage_fits(fitted: &[&TableRow]) -> Result<Vec<GroupFit>, MeasureError> {
+fn stage_fits(fitted: &[&TableRow]) -> Result<Vec<GroupFit>, FitError> {
     let rows: Vec<RowFit> = fitted
         .iter()
         .map(|r| fit_row_with(r, Routines::Exported))

@@ -8,19 +8,19 @@
 //! reconstruction), so a new table takes two or three rounds of write, rebuild, write until
 //! the module no longer changes (the fixed point the test checks).
 
-use crate::coef_fit::GroupFit;
-use crate::measure_error::MeasureError;
-use crate::measured_table::MeasuredTable;
-use fafft_config::cost::CALIBRATED_MODEL_VERSION;
+use super::coefficients::GroupFit;
+use super::error::FitError;
+use super::table::MeasuredTable;
+use crate::cost::CALIBRATED_MODEL_VERSION;
 
 /// Where the module lives in the repository.
 pub const COEF_MODULE_PATH: &str = "config/src/cost/calibrated_coef.rs";
 
 /// One coefficient of the module: its constant, the feature the fit names it by, its doc line.
 pub struct CoefSpec {
-    /// The constant's name in `fafft_config::cost::coef`.
+    /// The constant's name in `crate::cost::coef`.
     pub konst: &'static str,
-    /// The feature's name in [`crate::coef_fit::fit_coefficients`].
+    /// The feature's name in [`super::coefficients::fit_coefficients`].
     pub feature: &'static str,
     /// The constant's documentation.
     pub doc: &'static str,
@@ -90,17 +90,14 @@ pub fn sig4(x: f64) -> String {
 
 /// The module's text: every coefficient of `groups` (the fit of `table`), rounded to 4
 /// significant digits, with the table's timing rules and row counts in its header.
-pub fn render_coef_module(
-    table: &MeasuredTable,
-    groups: &[GroupFit],
-) -> Result<String, MeasureError> {
+pub fn render_coef_module(table: &MeasuredTable, groups: &[GroupFit]) -> Result<String, FitError> {
     // every fitted coefficient has its constant
     if let Some(x) = groups
         .iter()
         .flat_map(|g| g.coefficients.iter())
         .find(|x| !COEFS.iter().any(|c| c.feature == x.0))
     {
-        return Err(MeasureError::Table {
+        return Err(FitError::Table {
             path: "the fit".into(),
             reason: format!("fitted coefficient `{}` has no constant in the module", x.0),
         });
@@ -126,7 +123,7 @@ pub fn render_coef_module(
             .flat_map(|g| g.coefficients.iter())
             .find(|x| x.0 == c.feature)
             .map(|x| x.1)
-            .ok_or_else(|| MeasureError::Table {
+            .ok_or_else(|| FitError::Table {
                 path: "the fit".into(),
                 reason: format!("no fitted coefficient `{}` ({})", c.feature, c.konst),
             })?;
