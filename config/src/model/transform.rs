@@ -137,6 +137,30 @@ pub fn coords(z: u32) -> u64 {
     basis32().coords(algebra::field::Tower32::from_bits(z.into()))
 }
 
+/// Whether an explicit β of `F_2^m` (m ≤ 32) is an admissible shift for l:
+/// `β ∈ V_{m−l} \ V_{m/2}` (docs/fafft.md §7.1). Ok: its Cantor coordinates; Err: why not, in
+/// the words the planner and the fit print.
+pub fn admissible_coords(m: u32, l: u32, beta: u32) -> Result<u64, String> {
+    let mask = if m >= 32 { u32::MAX } else { (1u32 << m) - 1 };
+    if beta & !mask != 0 {
+        return Err(format!("not an element of F_2^{m}"));
+    }
+    let c = coords(beta);
+    if c >> (m - l) != 0 {
+        return Err(format!(
+            "Cantor coordinates {c:#x} lie outside V_{} (no preimage under s_{l})",
+            m - l
+        ));
+    }
+    if c >> (m / 2) == 0 {
+        return Err(format!(
+            "Cantor coordinates {c:#x} lie in the subfield V_{} (degree < m)",
+            m / 2
+        ));
+    }
+    Ok(c)
+}
+
 /// The tower element with Cantor coordinates c (bits ≥ 32 ignored).
 pub fn element(c: u64) -> u32 {
     basis32().element(c).0

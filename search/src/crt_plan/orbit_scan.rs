@@ -297,29 +297,12 @@ fn check_ml(m: u32, l: u32) -> Result<(), CrtError> {
 /// The modulus data of an explicit β (validated: `β ∈ V_{m−l} \ V_{m/2}`).
 pub fn modulus_info(m: u32, l: u32, beta: u32) -> Result<ModulusInfo, CrtError> {
     check_ml(m, l)?;
-    let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
-    let inad = |reason: String| CrtError::Inadmissible {
+    let c = transform::admissible_coords(m, l, beta).map_err(|reason| CrtError::Inadmissible {
         beta: beta.into(),
         m,
         l,
         reason,
-    };
-    if beta & !mask != 0 {
-        return Err(inad(format!("not an element of F_2^{m}")));
-    }
-    let c = transform::coords(beta);
-    if c >> (m - l) != 0 {
-        return Err(inad(format!(
-            "Cantor coordinates {c:#x} lie outside V_{} (no preimage under s_{l})",
-            m - l
-        )));
-    }
-    if c >> (m / 2) == 0 {
-        return Err(inad(format!(
-            "Cantor coordinates {c:#x} lie in the subfield V_{} (degree < m)",
-            m / 2
-        )));
-    }
+    })?;
     let p = minimal_polynomial_linear(Tower::<32>(beta))?;
     let table = ModulusTable::new(m, l);
     let mut buf = vec![0u64; table.words()];

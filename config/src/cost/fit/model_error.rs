@@ -10,7 +10,7 @@ use crate::cost::{
     calibrated_cost, two_moduli_cost, CalBreakdown, CalResidue, RoutineCycles, TwoModTransform,
     CALIBRATED_MODEL_VERSION,
 };
-use crate::model::transform::{coords, Chain, TransformPrograms};
+use crate::model::transform::{admissible_coords, Chain, TransformPrograms};
 use algebra::field::Tower;
 use algebra::minpoly::minimal_polynomial_linear;
 use algebra::AlgebraError;
@@ -38,29 +38,12 @@ fn modulus_exponents(m: u32, l: u32, beta: u32) -> Result<Vec<u64>, FitError> {
     if l >= m / 2 {
         return Err(AlgebraError::InadmissibleL { m, l }.into());
     }
-    let mask = if m == 32 { u32::MAX } else { (1u32 << m) - 1 };
-    let inad = |reason: String| FitError::Inadmissible {
+    admissible_coords(m, l, beta).map_err(|reason| FitError::Inadmissible {
         beta: beta.into(),
         m,
         l,
         reason,
-    };
-    if beta & !mask != 0 {
-        return Err(inad(format!("not an element of F_2^{m}")));
-    }
-    let c = coords(beta);
-    if c >> (m - l) != 0 {
-        return Err(inad(format!(
-            "Cantor coordinates {c:#x} lie outside V_{} (no preimage under s_{l})",
-            m - l
-        )));
-    }
-    if c >> (m / 2) == 0 {
-        return Err(inad(format!(
-            "Cantor coordinates {c:#x} lie in the subfield V_{} (degree < m)",
-            m / 2
-        )));
-    }
+    })?;
     let p = minimal_polynomial_linear(Tower::<32>(beta))?;
     Ok(algebra::modulus::modulus_from_minpoly(&p, l)
         .exponents()
