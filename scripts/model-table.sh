@@ -18,8 +18,8 @@
 # fit needs (rerun to finish: everything made is reused).
 #
 # Idempotent and resumable: everything is kept in $MODEL_TABLE_DIR (default build/model-table).
-# An export is reused when its params.json has the same export command (a committed one from
-# results/export/ is copied instead of re-exported); a board report is reused when it was made
+# An export is reused when this script already ran the same export command into its folder (the
+# committed export of the same configuration, by config_id, is named); a board report is reused when it was made
 # from the same export (params checksum) by the same firmware (git tree of hqc-verify/board,
 # clean) and the same hqc-verify binary. Delete the folder to start over.
 #
@@ -108,30 +108,30 @@ EXTRA=(
 FITTED=(tm-h1-l7a tm-h1-l9 tm-h3-l9 tm-h3-l10 tm-h5-l11b
         sp-s1-k12288 sp-s1-k9216 sp-s3-k24576 sp-s5-k32768)
 
-# find_export DIR COMMAND: copy a committed export with this command into DIR (0 if found).
-find_export() {
-    python3 - "$1" "$2" <<'EOF'
-import json, os, shutil, sys, glob
-dst, cmd = sys.argv[1], sys.argv[2]
-def strip(c): return c.split(" --out ")[0]
+# same_export DIR: the committed export (results/export/*) of the same configuration as DIR, by
+# config_id (docs/params-json.md section 3: the same configuration, derivation and effort,
+# wherever and in whichever layout it was written); exit 1 when there is none.
+same_export() {
+    python3 - "$1" <<'EOF'
+import json, os, sys, glob
+want = json.load(open(os.path.join(sys.argv[1], "params.json")))["config_id"]
 for p in sorted(glob.glob("results/export/*/params.json")):
     try:
-        if strip(json.load(open(p))["command"]) == strip(cmd):
-            if os.path.exists(dst): shutil.rmtree(dst)
-            shutil.copytree(os.path.dirname(p), dst)
+        if json.load(open(p))["config_id"] == want:
             print(os.path.dirname(p)); sys.exit(0)
-    except Exception: pass
+    except (OSError, ValueError, KeyError):
+        pass
 sys.exit(1)
 EOF
 }
 
-# ensure_export DIR COMMAND-WITHOUT-OUT: reuse, copy a committed export, or export.
+# ensure_export DIR COMMAND-WITHOUT-OUT: reuse DIR when this script already ran this very
+# command into it (its params.json records `COMMAND --out DIR`), else export. Then name the
+# committed export of the same configuration, by config_id.
 ensure_export() {
     local dir=$1 cmd=$2
-    if [ -f "$dir/params.json" ] && python3 -c "import json,sys; sys.exit(0 if json.load(open('$dir/params.json'))['command'].split(' --out ')[0] == sys.argv[1] else 1)" "$cmd"; then
+    if [ -f "$dir/params.json" ] && python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))['command'] == sys.argv[2] else 1)" "$dir/params.json" "$cmd --out $dir"; then
         echo "  export: reused $dir"
-    elif src=$(find_export "$dir" "$cmd"); then
-        echo "  export: copied $src"
     else
         rm -rf "$dir"
         echo "  export: $cmd"
@@ -139,6 +139,10 @@ ensure_export() {
         # shellcheck disable=SC2086
         "$SEARCH" ${cmd#search } --out "$dir" >/dev/null
         echo "  export: done in $((SECONDS - t0)) s"
+    fi
+    local same
+    if same=$(same_export "$dir"); then
+        echo "  export: the same configuration as $same (config_id)"
     fi
 }
 
@@ -161,9 +165,8 @@ for N in 17669 35851 57637; do
         continue
     fi
     "$SEARCH" crt --n "$N" --json > "$d/plan.json"
-    # export the single-modulus plans of the top 5 into rank-R first (a committed export is
-    # copied; search crt --measure reuses a matching export, and skips what the firmware
-    # cannot build)
+    # export the single-modulus plans of the top 5 into rank-R first (search crt --measure
+    # reuses a matching export, and skips what the firmware cannot build)
     while IFS='|' read -r rank cmd; do
         echo "  rank $rank:"
         ensure_export "$d/rank-$rank" "$cmd"

@@ -24,7 +24,7 @@
 //! ## API for readers
 //!
 //! ```text
-//! let loaded   = fafft_config::spec::load(path)?;   // parse, schema_version == 2, checksum
+//! let loaded   = fafft_config::spec::load(path)?;   // parse, schema_version == 3, checksum
 //! let verified = loaded.verify()?;                   // re-derive every field and file
 //! verified.derived.plan / .modulus / .il_plain / .tp.gammas / .residue_counts ...
 //! verified.params.n / .c / .l ...                    // the typed file

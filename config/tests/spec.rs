@@ -1,11 +1,11 @@
-//! params.json v2: round trip, every re-stamped corruption is refused naming its field, the
+//! params.json v3: round trip, `config_id` names the configuration and not the folder, every re-stamped corruption is refused naming its field, the
 //! stored XOR programs and Thumb-2 routines are proven (a wrong operand or register is refused
 //! naming the file and the matrix), the c rule, huge numbers, ASCII output
 //! (docs/params-json.md).
 //!
 //! One fresh export of HQC-1 (c = 3072) is derived per test binary ([`fresh`]) and copied
 //! for each corruption; the committed `results/export` folders serve where any valid export
-//! will do. The fresh round trip of HQC-3 and HQC-5 runs in the extended suite
+//! will do. The fresh optimised round trip of every level runs in the extended suite
 //! (`scripts/test-extended.sh`).
 
 use fafft_config::artefacts::{Artefacts, Baseline, Optimise};
@@ -140,6 +140,35 @@ fn round_trip_of_hqc1() {
 #[ignore = "extended suite (scripts/test-extended.sh): three fresh optimised derivations, minutes"]
 fn optimised_round_trip_of_every_level() {
     round_trip(&["HQC-1", "HQC-3", "HQC-5"]);
+}
+
+/// `config_id` leaves out the provenance (the command with its `--out`, the tool version), so two
+/// exports of one configuration have the same one; the effort (`xor_counts.method`) and every
+/// derived field are in it; the checksum covers everything.
+#[test]
+fn config_id_names_the_configuration_not_the_folder() {
+    let d = hqc1(3072).derive_with(&Baseline).expect("derive");
+    let prov = |command: &str, tool_version: &str| Provenance {
+        command: command.into(),
+        tool_version: tool_version.into(),
+    };
+    let a = render(&d, &prov("search export ... --out A", TOOL_VERSION));
+    let b = render(&d, &prov("search export ... --out elsewhere/B", "9.9.9"));
+    assert_eq!(a.params.config_id, b.params.config_id);
+    assert_ne!(a.params.checksum, b.params.checksum);
+    let v = a.params.to_value();
+    assert_eq!(spec::config_id_of(&v), a.params.config_id);
+    for (field, edit) in [
+        ("xor_counts.method", json!("another effort")),
+        ("beta", json!("0x00103675")),
+    ] {
+        let mut w = v.clone();
+        match field.split_once('.') {
+            Some((x, y)) => w[x][y] = edit,
+            None => w[field] = edit,
+        }
+        assert_ne!(spec::config_id_of(&w), a.params.config_id, "{field}");
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! `search export`.
 //!
 //! The file is read by the one reader of the `fafft-config` crate,
-//! `fafft_config::spec::load(path)?.verify()?` (docs/params-json.md): schema v2, checksum, and
+//! `fafft_config::spec::load(path)?.verify()?` (docs/params-json.md): schema v3, checksum, and
 //! every field and exported file re-derived from (m, l, β, chain, c, n). `search export`,
 //! `hqc-verify kat --params` and `hqc-verify board` therefore accept the same files. On top,
 //! the file's n must be the ring degree of the level.

@@ -2,7 +2,7 @@
 //! (docs/params-json.md).
 //!
 //! This module only parses the flags and writes the directory: the configuration, its
-//! derivation, params.json (schema v2) and the headers are defined once in the `fafft-config`
+//! derivation, params.json (schema v3) and the headers are defined once in the `fafft-config`
 //! crate ([`fafft_config::derive`], [`fafft_config::spec`], [`fafft_config::headers`]), where
 //! `hqc-verify` reads them back with `load(..)?.verify()?`.
 //!

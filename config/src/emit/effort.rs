@@ -139,7 +139,19 @@ impl Artefacts for Effort {
         if self.quick {
             return Baseline.method();
         }
-        xorprog::method_seeds(self.seeds)
+        // the backend's budget shapes the routines but no other field of params.json: named
+        // here when it is not the default, so that `config_id` (which leaves out the command
+        // line) tells an export at other moves apart
+        let d = Effort::default();
+        if self.moves == d.moves {
+            xorprog::method_seeds(self.seeds)
+        } else {
+            format!(
+                "{}; Thumb-2 routines at {} local-search moves",
+                xorprog::method_seeds(self.seeds),
+                self.moves
+            )
+        }
     }
     fn budget(&self) -> Budget {
         if self.quick {

@@ -1,9 +1,11 @@
-//! params.json, schema v2: the typed definition, its canonical JSON and checksum, and
+//! params.json, schema v3: the typed definition, its canonical JSON and checksum, and
 //! [`load`] (docs/params-json.md). [`Loaded::verify`] (in [`crate::verify`]) re-derives every
 //! field from (m, l, β, chain, c, n).
 //!
-//! * `config_id` = SHA-256 of the canonical JSON of all fields except `files`, `config_id` and
-//!   `checksum`; every exported header names it in its banner.
+//! * `config_id` = SHA-256 of the canonical JSON of all fields except the provenance (`command`,
+//!   `tool_version`), `files`, `config_id` and `checksum`: two exports of one configuration
+//!   have the same `config_id` wherever they were written. Every exported header names it in
+//!   its banner.
 //! * `files` = SHA-256 of every other exported file (the headers), by file name.
 //! * `checksum` = SHA-256 of the canonical JSON of all fields except `checksum`: it covers the
 //!   parameters and, through `files`, every exported file.
@@ -23,7 +25,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes and reads.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Name of the parameter file inside an export directory.
 pub const PARAMS_FILE: &str = "params.json";
@@ -31,7 +33,7 @@ pub const PARAMS_FILE: &str = "params.json";
 /// The version of the tools (recorded as `tool_version`).
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// params.json (schema v2). Field by field in docs/params-json.md.
+/// params.json (schema v3). Field by field in docs/params-json.md.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
@@ -289,10 +291,13 @@ pub fn checksum_of(v: &Value) -> Digest {
     digest_without(v, &["checksum"])
 }
 
-/// `config_id` of a params.json value: SHA-256 of its canonical JSON without `files`,
-/// `config_id` and `checksum`.
+/// `config_id` of a params.json value: SHA-256 of its canonical JSON without the provenance
+/// (`command`, `tool_version`), `files`, `config_id` and `checksum` (module docs).
 pub fn config_id_of(v: &Value) -> Digest {
-    digest_without(v, &["files", "config_id", "checksum"])
+    digest_without(
+        v,
+        &["command", "tool_version", "files", "config_id", "checksum"],
+    )
 }
 
 /// Recompute `config_id` and `checksum` of a params.json value in place (for tools and tests
@@ -457,7 +462,7 @@ impl Params {
     }
 }
 
-/// A params.json that parsed, has schema v2 and a matching checksum (not yet verified).
+/// A params.json that parsed, has schema v3 and a matching checksum (not yet verified).
 #[derive(Clone, Debug)]
 pub struct Loaded {
     /// The file as given.

@@ -14,8 +14,9 @@ pub fn stored_params(params: &Path) -> Option<Params> {
 }
 
 /// True when `p` is an export of exactly this configuration (m, l, β, chain, c, n; β and the
-/// chain compared as written, case-insensitively): an export left in the work folder by an
-/// earlier `--measure`, or a committed one copied there, is reused.
+/// chain compared as written, case-insensitively) at the default effort (`xor_counts.method`
+/// of `search export` without `--seeds`, `--moves` or `--quick`): an export left in the work
+/// folder by an earlier `--measure`, or a committed one copied there, is reused.
 pub fn export_matches(p: &Params, m: u32, l: u32, beta: &str, chain: &str, c: u64, n: u64) -> bool {
     let chain = chain.to_ascii_lowercase();
     let chain_ok = p.chain.kind.to_ascii_lowercase() == chain
@@ -26,6 +27,7 @@ pub fn export_matches(p: &Params, m: u32, l: u32, beta: &str, chain: &str, c: u6
         && p.n == n
         && format!("{:#010x}", p.beta.0) == beta.to_ascii_lowercase()
         && chain_ok
+        && p.xor_counts.method == fafft_config::xorprog::method()
 }
 
 /// True when `p` records exactly `split` (None: no `split` field).
