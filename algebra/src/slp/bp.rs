@@ -104,10 +104,12 @@ fn dist_with_impl(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Vi
     }
     let mut best = (t.dist, Via::Keep);
     // Replace two witness elements by s (Paar's move, generalised to any witness).
-    'pair: for (i, &x) in t.wit.iter().enumerate() {
-        let want = vals[x] ^ s;
-        for (j, &y) in t.wit.iter().enumerate().skip(i + 1) {
-            if vals[y] == want {
+    // (index loops: the iterator adapters were not inlined at the test profile's opt-level)
+    let w = &t.wit;
+    'pair: for i in 0..w.len() {
+        let want = vals[w[i]] ^ s;
+        for j in i + 1..w.len() {
+            if vals[w[j]] == want {
                 best = (t.dist - 1, Via::Pair(i, j));
                 break 'pair;
             }
@@ -122,14 +124,21 @@ fn dist_with_impl(t: &Target, s: u64, b: &Builder, pairs: &PairSums) -> (u32, Vi
     }
     // 2 + wt(t ^ s ^ n) < best  ⇔  wt(...) < best − 2
     let lim = best.0 - 2;
-    // The smallest weight first (a reduction without a loop-carried index, which the
-    // compiler vectorises), then its first position only when it improves the distance.
-    let low = t
-        .resid
+    // The smallest weight first, in four independent lanes (no loop-carried index, and four
+    // short dependency chains instead of one), then its first position only when it improves
+    // the distance.
+    let mut lanes = [u32::MAX; 4];
+    let mut quads = t.resid.chunks_exact(4);
+    for q in &mut quads {
+        for k in 0..4 {
+            lanes[k] = lanes[k].min((q[k] ^ s).count_ones());
+        }
+    }
+    let low = quads
+        .remainder()
         .iter()
         .map(|&r| (r ^ s).count_ones())
-        .min()
-        .unwrap_or(u32::MAX);
+        .fold(lanes[0].min(lanes[1]).min(lanes[2].min(lanes[3])), u32::min);
     if low < lim {
         let at = t
             .resid
