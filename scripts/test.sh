@@ -4,7 +4,8 @@
 # the notebooks. Then runs every test of the workspace, the board KEM host check, the copy check
 # (host KATs and one board run from a copy of the repository in a temporary folder, with no folder
 # outside it and HQC_KAT_DIR unset: scripts/copy-check.sh), the Slurm check (scripts/slurm-check.sh:
-# a real one-node cluster runs docs/cluster.md's job-array recipe) and the notebooks. No official KAT file
+# a real one-node cluster runs docs/cluster.md's job-array recipe) and the notebooks (their release
+# binaries build in the background while the tests run). No official KAT file
 # is needed (docs/kat.md).
 # Used by CI (.ci/run) and by newcomers: ./scripts/test.sh
 set -euo pipefail
@@ -27,6 +28,14 @@ scripts/install-rust-web.sh
 
 step "cargo test --workspace"
 mkdir -p build
+cargo test --workspace --no-run
+# The release binaries of the notebooks and the Slurm check build in the background while the
+# tests run: the emulated-board tests leave a core idle much of the time. The notebooks step
+# waits for this build and stops on its failure.
+(cargo build --release -q -p search -p hqc-board >build/release-build.log 2>&1
+ echo $? >build/release-build.rc) &
+release_build=$!
+trap 'kill "$release_build" 2>/dev/null || true' EXIT
 cargo test --workspace --no-fail-fast
 
 step "board KEM entry points against the committed KAT pins (host)"
@@ -34,6 +43,12 @@ step "board KEM entry points against the committed KAT pins (host)"
 
 step "copy check: host KATs and one board run from a copy with no outside folder"
 scripts/copy-check.sh
+
+step "release build of search and hqc-verify (started with the tests)"
+wait "$release_build" || true
+if [ "$(cat build/release-build.rc 2>/dev/null)" != 0 ]; then
+  cat build/release-build.log >&2; echo "cargo build --release failed" >&2; exit 1
+fi
 
 step "notebooks (headless, fail on any failing cell)"
 scripts/notebooks.sh
