@@ -23,7 +23,7 @@ pub struct MeasuredPlan {
     pub measured_rank: Option<usize>,
     /// "not buildable on the board: <reason>", or a failure.
     pub skipped: Option<String>,
-    /// The export already in the work folder was reused ([`crate::measure::export_matches`]).
+    /// The export already in the work folder was reused ([`crate::measure::same_configuration`]).
     pub reused_export: bool,
 }
 

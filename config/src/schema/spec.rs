@@ -13,7 +13,7 @@
 //! Canonical JSON: object keys sorted by their UTF-8 bytes, no whitespace, strings as
 //! serde_json writes them, integers in decimal ([`canonical_json`]).
 
-use crate::model::derive::{Derived, SecondDerived};
+use crate::model::derive::{Config, Derived, SecondDerived};
 use crate::model::error::ConfigError;
 use crate::model::layout::sha256_words;
 use crate::model::transform;
@@ -366,6 +366,18 @@ impl XorCounts {
 }
 
 impl Params {
+    /// The configuration this file records (m, l, β, chain, c, n, split, second): the inputs of
+    /// its derivation, converted once here for every reader ([`Loaded::verify`], the reuse of
+    /// an export by `search crt --measure`).
+    pub fn config(&self) -> Result<Config, transform::ChainError> {
+        let chain = transform::Chain::parse(&self.chain.kind)?;
+        Ok(
+            Config::new(self.m, self.l, self.beta.0, chain, self.c, self.n)
+                .with_split(self.split)
+                .with_second(self.second.as_ref().map(|s| s.rule())),
+        )
+    }
+
     /// The params of a derivation, with the given `files` map; `config_id` and `checksum` are
     /// computed here.
     pub fn new(d: &Derived, prov: &Provenance, files: BTreeMap<String, Digest>) -> Params {

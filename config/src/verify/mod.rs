@@ -5,7 +5,7 @@
 //! export's own files and proven correct ([`stored`]: each program evaluates to the
 //! derived matrix on all unit vectors, each routine computes it in the simulator, and every
 //! file is exactly the canonical rendering of what was read). Everything else is derived
-//! again by [`Config::derive_with`], the code `search export` runs.
+//! again by [`Config::derive_with`](crate::model::derive::Config::derive_with), the code `search export` runs.
 //!
 //! Order: the rules (m, l, n, c), the chain, the derivation, then the fields in
 //! [`FIELD_ORDER`] (the first differing one is named, with a dotted path such as `P.hex`),
@@ -19,10 +19,9 @@
 pub mod stored;
 
 use crate::emit::export::{render_layout, Layout};
-use crate::model::derive::{Config, Derived};
+use crate::model::derive::Derived;
 use crate::model::error::ConfigError;
 use crate::model::rules;
-use crate::model::transform::Chain;
 use crate::schema::hex::Digest;
 use crate::schema::spec::{Loaded, Params, Provenance, PARAMS_FILE};
 use crate::verify::stored::Stored;
@@ -158,10 +157,7 @@ impl Loaded {
             (Some(s), None) => rules::check_split(s, p.n, big_n, p.c)
                 .map_err(|e| invalid("split", rules::RuleError::from(e).into()))?,
         }
-        let chain = Chain::parse(&p.chain.kind).map_err(|e| invalid("chain.kind", e.into()))?;
-        let cfg = Config::new(p.m, p.l, p.beta.0, chain, p.c, p.n)
-            .with_split(p.split)
-            .with_second(p.second.as_ref().map(|s| s.rule()));
+        let cfg = p.config().map_err(|e| invalid("chain.kind", e.into()))?;
         let layout = Layout::of_files(&p.files);
         let stored = Stored::new(&self.dir, &ps, layout, &p.xor_counts.method);
         let derived = cfg.derive_first(&stored).map_err(|e| match e {

@@ -22,7 +22,7 @@ pub use buildable::{
     export_c, export_second, export_split, kara_scratch, kara_scratch_words, not_buildable,
     FIRMWARE_L, KARA_SCRATCH_WORDS,
 };
-pub use reuse::{export_matches, export_second_matches, export_split_matches, stored_params};
+pub use reuse::{same_configuration, stored_params};
 
 // The measured table and the model's fit under the paths the tests and docs/cost-model.md name.
 pub use crate::measured_table::export_routines;
@@ -64,18 +64,8 @@ fn export_plan(report: &PlanReport, p: &Plan, dir: &Path) -> Result<bool, Measur
     let cfg = fafft_config::derive::Config::new(report.m, t0.l, beta, chain, export_c(p), report.n)
         .with_split(split)
         .with_second(second);
-    let reuse = stored_params(&dir.join("params.json")).is_some_and(|stored| {
-        export_matches(
-            &stored,
-            report.m,
-            t0.l,
-            &t0.beta,
-            &t0.chain,
-            export_c(p),
-            report.n,
-        ) && export_split_matches(&stored, split.as_ref())
-            && export_second_matches(&stored, second.as_ref())
-    });
+    let reuse = stored_params(&dir.join("params.json"))
+        .is_some_and(|stored| same_configuration(&stored, &cfg));
     if reuse {
         fafft_config::output::note(format_args!(
             "measure: plan {} ({}): reusing the export in {} (same configuration; the board verifies it)",
