@@ -174,25 +174,4 @@ fn usage_errors_are_clap_errors() {
     let r = search(&["merge", "--out", "x.json"]);
     assert_eq!(r.code, Some(2));
     assert!(!r.stderr.contains("panicked"));
-    // --quick is the least effort: it cannot be combined with an effort
-    for effort in [["--seeds", "2"], ["--moves", "10"]] {
-        let mut a = vec![
-            "export",
-            "--l",
-            "10",
-            "--beta",
-            "0x00103674",
-            "--c",
-            "3072",
-            "--n",
-            "17669",
-            "--out",
-            "unused",
-            "--quick",
-        ];
-        a.extend(effort);
-        let r = search(&a);
-        assert_eq!(r.code, Some(2), "{a:?}");
-        assert!(r.stderr.contains("--quick"), "{}", r.stderr);
-    }
 }

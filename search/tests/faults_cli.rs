@@ -400,10 +400,13 @@ fn export_effort_flags_out_of_range_are_clean_errors() {
         ("--seeds", "many", "--seeds"),
         ("--moves", "1e5", "--moves"),
         ("--moves", "20000000", "--moves"),
+        // --quick is the least effort: it cannot be combined with an effort
+        ("--quick --seeds", "2", "--quick"),
+        ("--quick --moves", "10", "--quick"),
     ] {
         let mut args: Vec<&str> = base.to_vec();
         args.push(p(&out));
-        args.push(flag);
+        args.extend(flag.split(' '));
         args.push(value);
         let r = search(&args);
         no_panic(&r);
